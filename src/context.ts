@@ -1,0 +1,33 @@
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Limiter } from './limits/limiter.js';
+import type { Runtime } from './runtime.js';
+import type { Store } from './store/db.js';
+import type { users } from './store/schema/index.js';
+
+export type User = typeof users.$inferSelect;
+
+/** Which facade a call came through, and the key public rate limits are counted under. */
+export interface Caller {
+  surface: 'rest' | 'mcp';
+  /** REST: the client address (public tools are limited per caller); MCP: one shared key per family. */
+  key: string;
+}
+
+/** Everything a handler may touch. Handlers never see express or MCP objects. */
+export interface Ctx {
+  user: User | null;
+  store: Store;
+  clock: Clock;
+  config: Config;
+  limiter: Limiter;
+  runtime: Runtime;
+  caller: Caller;
+}
+
+export interface PersonalCtx extends Ctx {
+  user: User;
+}
+
+/** The parts of a context that live as long as the process. */
+export type AppDeps = Omit<Ctx, 'user' | 'caller'>;

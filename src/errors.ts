@@ -1,0 +1,41 @@
+/**
+ * The one error type every layer throws. Facades map it to `{error}` with its status
+ * (REST) or to an `isError` tool result carrying the same body (MCP).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** A successful answer whose status is not 200 (a queued review answers 202). */
+export class Reply<T> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+  ) {}
+}
+
+/** Fixed messages: the spec wants identical text whatever the cause, so nothing leaks. */
+export const Messages = {
+  unauthorized: 'missing, invalid or revoked token: send Authorization: Bearer cfp_… (see /auth.md)',
+  gameNotFound: 'no owned game with that id; call list_games for ids',
+  limiterUnavailable: 'the rate limiter is unavailable, so this endpoint refuses to run unbounded; try again shortly',
+} as const;
+
+/** A tool whose capability is not built yet answers this, never invented data. */
+export function notAvailableYet(what: string): ApiError {
+  return new ApiError(501, `${what} is not available yet`);
+}
+
+export function rateLimited(retryAfterSeconds: number, bucket: string): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new ApiError(429, `rate limit reached (${bucket}); retry after ${seconds} s`, {
+    'Retry-After': String(seconds),
+  });
+}

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { AnyTool } from '../../tools/defineTool.js';
+import { verifyToken } from '../auth/tokens.js';
+import type { AppDeps, Caller, Ctx } from '../context.js';
+import { ApiError, Messages, Reply } from '../errors.js';
+import { chargedBySurface } from '../limits/buckets.js';
+
+export interface Outcome {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** "`field`: message" for the first few issues, so the caller knows which input to fix. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path.length ? i.path.join('.') : 'input';
+      if (i.code === 'unrecognized_keys') return `unexpected field(s): ${i.keys.join(', ')}`;
+      return `${path}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * The one path every call takes, whichever facade it came through:
+ * authenticate → personal bucket → validate (exactly once) → family bucket → handler.
+ */
+export async function invokeTool(
+  tool: AnyTool,
+  deps: AppDeps,
+  caller: Caller,
+  token: string | undefined,
+  rawInput: unknown,
+): Promise<Outcome> {
+  try {
+    let user = null;
+    if (tool.access === 'personal') {
+      user = verifyToken(deps.store, token);
+      if (!user) throw new ApiError(401, Messages.unauthorized, { 'WWW-Authenticate': 'Bearer' });
+      deps.limiter.take('personal', user.id);
+    }
+    const parsed = tool.input.safeParse(rawInput ?? {});
+    if (!parsed.success) throw new ApiError(400, describeIssues(parsed.error));
+    if (chargedBySurface(tool.family)) {
+      deps.limiter.take(tool.family, tool.access === 'personal' ? user!.id : caller.key);
+    }
+    const ctx: Ctx = { ...deps, user, caller };
+    const result = await tool.handler(ctx as never, parsed.data);
+    if (result instanceof Reply) return { status: result.status, body: result.body, headers: {} };
+    return { status: 200, body: result, headers: {} };
+  } catch (err) {
+    if (err instanceof ApiError) return { status: err.status, body: { error: err.message }, headers: err.headers };
+    // An unexpected fault: say so plainly, keep the details in the server log.
+    console.error(`[${tool.name}]`, err);
+    return { status: 500, body: { error: 'internal error; the server log has details' }, headers: {} };
+  }
+}

@@ -1,0 +1,73 @@
+import { ApiError, Messages, rateLimited } from '../errors.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Store } from '../store/db.js';
+import type { Family } from './buckets.js';
+
+export interface Limiter {
+  /** Spends one unit of `family` for `subject`; throws 429 when empty, 503 when the limiter cannot be reached. */
+  take(family: Family, subject: string): void;
+  /** Returns one unit (a queued review that failed to enqueue must not cost the caller). */
+  refund(family: Family, subject: string): void;
+  readonly enabled: boolean;
+}
+
+/**
+ * Token buckets in the store. Each take is one BEGIN IMMEDIATE transaction, so concurrent
+ * requests (REST and MCP, several processes on one store) never overspend a bucket.
+ * A bucket holds `limit` tokens and refills continuously at limit/window.
+ * Any failure to read or write the bucket fails closed: 503, and the request does nothing.
+ */
+export function storeLimiter(store: Store, config: Config, clock: Clock): Limiter {
+  const rules = config.rateLimits;
+  if (rules === 'off') {
+    return { take: () => {}, refund: () => {}, enabled: false };
+  }
+  const select = () => store.sqlite.prepare('SELECT tokens, updated_at_ms AS updatedAtMs FROM rate_buckets WHERE key = ?');
+  const upsert = () =>
+    store.sqlite.prepare(
+      'INSERT INTO rate_buckets (key, tokens, updated_at_ms) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET tokens = excluded.tokens, updated_at_ms = excluded.updated_at_ms',
+    );
+
+  function level(key: string, family: Family, nowMs: number): number {
+    const rule = rules === 'off' ? undefined : rules[family];
+    if (!rule) throw new Error(`no rule for ${family}`);
+    const row = select().get(key) as { tokens: number; updatedAtMs: number } | undefined;
+    if (!row) return rule.limit;
+    const elapsed = Math.max(0, nowMs - row.updatedAtMs) / 1000;
+    return Math.min(rule.limit, row.tokens + (elapsed * rule.limit) / rule.windowSeconds);
+  }
+
+  function guarded<T>(fn: () => T): T {
+    try {
+      return store.sqlite.transaction(fn).immediate();
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(503, Messages.limiterUnavailable);
+    }
+  }
+
+  return {
+    enabled: true,
+    take(family, subject) {
+      const rule = rules[family];
+      const key = `${family}:${subject}`;
+      guarded(() => {
+        const nowMs = clock.now().getTime();
+        const tokens = level(key, family, nowMs);
+        if (tokens < 1) {
+          throw rateLimited(((1 - tokens) * rule.windowSeconds) / rule.limit, family);
+        }
+        upsert().run(key, tokens - 1, nowMs);
+      });
+    },
+    refund(family, subject) {
+      const rule = rules[family];
+      const key = `${family}:${subject}`;
+      guarded(() => {
+        const nowMs = clock.now().getTime();
+        upsert().run(key, Math.min(rule.limit, level(key, family, nowMs) + 1), nowMs);
+      });
+    },
+  };
+}

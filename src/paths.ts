@@ -1,0 +1,30 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package root, found by walking up from this file: the same code runs from `src/`
+ * (tests, tsx) and from `dist/src/` (the built CLI and the packed tarball).
+ */
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) {
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string };
+      if (pkg.name === 'chess-footprint') return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('chess-footprint package root not found');
+    dir = parent;
+  }
+}
+
+export const packageRoot = findRoot();
+export const packageJson = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  description: string;
+};
+export const migrationsDir = join(packageRoot, 'src', 'store', 'migrations');
+export const dataDir = join(packageRoot, 'data');

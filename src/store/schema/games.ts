@@ -1,0 +1,55 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { users } from './accounts.js';
+
+/** Content-addressed PGN text: the key is the SHA-256 of the exact text. */
+export const pgns = sqliteTable('pgns', {
+  hash: text('hash').primaryKey(),
+  text: text('text').notNull(),
+  createdAt: text('created_at').notNull(),
+});
+
+export const games = sqliteTable(
+  'games',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['siteA', 'siteB', 'fed', 'manual', 'pgn'] }).notNull(),
+    // The source's own id (or a derived natural key for ECF rows): re-syncs are idempotent.
+    sourceId: text('source_id').notNull(),
+    playedAt: text('played_at').notNull(),
+    colour: text('colour', { enum: ['white', 'black'] }).notNull(),
+    result: text('result', { enum: ['win', 'draw', 'loss'] }).notNull(),
+    opponent: text('opponent').notNull(),
+    opponentRating: integer('opponent_rating'),
+    // Rating before the game, as the source's PGN headers record it; after = userRating + ratingDelta.
+    userRating: integer('user_rating'),
+    ratingDelta: integer('rating_delta'),
+    timeClass: text('time_class').notNull(),
+    timeControl: text('time_control'),
+    rated: integer('rated', { mode: 'boolean' }).notNull(),
+    eco: text('eco'),
+    opening: text('opening'),
+    event: text('event'),
+    movesCount: integer('moves_count').notNull(),
+    platformAccuracy: real('platform_accuracy'),
+    // The user's accuracy from this project's engine review, copied here when a review completes.
+    reviewAccuracy: real('review_accuracy'),
+    sourceUrl: text('source_url').notNull(),
+    // Mainline SAN, space-separated: from the stored PGN, or the recorded opening line only.
+    sanMoves: text('san_moves'),
+    movesSource: text('moves_source', { enum: ['pgn', 'opening-only'] }),
+    pgnHash: text('pgn_hash').references(() => pgns.hash),
+    // Seconds on the clock after each ply, JSON array, where the source records clocks.
+    clocks: text('clocks'),
+    // Bumped by every change to the row: attach compares it to refuse a concurrent write (409).
+    version: integer('version').notNull().default(1),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('games_source').on(t.userId, t.provider, t.sourceId),
+    index('games_user_played').on(t.userId, t.playedAt),
+    index('games_user_provider_played').on(t.userId, t.provider, t.playedAt),
+  ],
+);

@@ -1,0 +1,4 @@
+// Every table of the store; drizzle-kit reads this file to generate migrations.
+export * from './accounts.js';
+export * from './games.js';
+export * from './limits.js';

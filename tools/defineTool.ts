@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { Ctx, PersonalCtx } from '../src/context.js';
+import type { Reply } from '../src/errors.js';
+import type { Family } from '../src/limits/buckets.js';
+
+export type Access = 'personal' | 'public';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** All four MCP annotations are set on every tool: the protocol's defaults are pessimistic. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Statuses a tool documents besides 200 (spec sections 4 and 7). */
+export type DocumentedStatus = 202 | 400 | 401 | 404 | 409 | 413 | 415 | 429 | 502 | 503 | 504;
+
+type HandlerResult<O extends z.ZodType> = z.input<O> | Reply<z.input<O>>;
+
+export interface ToolDefinition<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  A extends Access = Access,
+> {
+  name: string;
+  title: string;
+  /** Written for an agent: when to call it, what comes back, what to do next. */
+  description: string;
+  access: A;
+  family: Family;
+  rest: { method: HttpMethod; path: string };
+  /** Path, query and body fields in one schema; path parameters are the `{name}` segments of rest.path. */
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  statuses: readonly DocumentedStatus[];
+  handler: (ctx: A extends 'personal' ? PersonalCtx : Ctx, input: z.output<I>) => HandlerResult<O> | Promise<HandlerResult<O>>;
+}
+
+export type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject, Access>;
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject, A extends Access>(
+  def: ToolDefinition<I, O, A>,
+): ToolDefinition<I, O, A> {
+  return def;
+}
+
+/** Names of the `{param}` segments of a REST path. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+}
+
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
