@@ -17,3 +17,21 @@ export const ReviewRequestInput = z.strictObject({
     .default(0)
     .describe('Seconds to wait for the review to finish (0 to 45, default 0); values outside are rejected'),
 });
+
+export const ReviewAccuracies = z.object({
+  accuracyWhite: z.number().describe("White's accuracy (0-100)"),
+  accuracyBlack: z.number().describe("Black's accuracy (0-100)"),
+  accuracyForUser: z.number().nullable().describe("The owner's accuracy; null when the owner's colour is unknown (study games)"),
+});
+
+/** 200 complete or 202 queued; one object so MCP's outputSchema stays an object. */
+export const ReviewResponse = z
+  .object({
+    status: z.enum(['queued', 'complete']).describe('queued (HTTP 202): call again, or pass wait, to collect; complete (HTTP 200)'),
+    id: z.string().describe('The game or study-game id'),
+    alreadyReviewed: z.boolean().optional().describe('On complete: true when the review existed before this call (nothing was spent)'),
+    review: ReviewAccuracies.optional().describe('On complete: the accuracies; details via get_game / get_game_analysis'),
+    note: z.string().describe('What happened and what to do next'),
+  })
+  .describe('Review request outcome');
+export type ReviewResponse = z.infer<typeof ReviewResponse>;

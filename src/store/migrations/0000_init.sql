@@ -60,6 +60,7 @@ CREATE TABLE `games` (
 	`source_url` text NOT NULL,
 	`san_moves` text,
 	`moves_source` text,
+	`moves_key` text,
 	`pgn_hash` text,
 	`clocks` text,
 	`version` integer DEFAULT 1 NOT NULL,
@@ -71,6 +72,7 @@ CREATE TABLE `games` (
 CREATE UNIQUE INDEX `games_source` ON `games` (`user_id`,`provider`,`source_id`);--> statement-breakpoint
 CREATE INDEX `games_user_played` ON `games` (`user_id`,`played_at`);--> statement-breakpoint
 CREATE INDEX `games_user_provider_played` ON `games` (`user_id`,`provider`,`played_at`);--> statement-breakpoint
+CREATE INDEX `games_moves_key` ON `games` (`moves_key`);--> statement-breakpoint
 CREATE TABLE `pgns` (
 	`hash` text PRIMARY KEY NOT NULL,
 	`text` text NOT NULL,
@@ -82,3 +84,57 @@ CREATE TABLE `rate_buckets` (
 	`tokens` real NOT NULL,
 	`updated_at_ms` integer NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `puzzle_attempts` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`user_id` text NOT NULL,
+	`provider` text NOT NULL,
+	`puzzle_id` text NOT NULL,
+	`attempted_at` text NOT NULL,
+	`win` integer NOT NULL,
+	`puzzle_rating` integer,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `puzzle_attempts_key` ON `puzzle_attempts` (`user_id`,`provider`,`puzzle_id`,`attempted_at`);--> statement-breakpoint
+CREATE TABLE `rating_points` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`user_id` text NOT NULL,
+	`provider` text NOT NULL,
+	`series` text NOT NULL,
+	`date` text NOT NULL,
+	`rating` integer NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `rating_points_key` ON `rating_points` (`user_id`,`provider`,`series`,`date`);--> statement-breakpoint
+CREATE TABLE `analyses` (
+	`moves_key` text PRIMARY KEY NOT NULL,
+	`payload` text NOT NULL,
+	`engine` text NOT NULL,
+	`depth` integer NOT NULL,
+	`nodes_per_position` integer NOT NULL,
+	`accuracy_white` real NOT NULL,
+	`accuracy_black` real NOT NULL,
+	`analysed_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `review_jobs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`subject_kind` text NOT NULL,
+	`subject_id` text NOT NULL,
+	`moves_key` text NOT NULL,
+	`start_fen` text NOT NULL,
+	`moves_uci` text NOT NULL,
+	`status` text NOT NULL,
+	`error` text,
+	`attempts` integer DEFAULT 0 NOT NULL,
+	`created_at` text NOT NULL,
+	`started_at` text,
+	`finished_at` text,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `review_jobs_status` ON `review_jobs` (`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `review_jobs_subject` ON `review_jobs` (`user_id`,`subject_kind`,`subject_id`);

@@ -40,6 +40,8 @@ export const games = sqliteTable(
     // Mainline SAN, space-separated: from the stored PGN, or the recorded opening line only.
     sanMoves: text('san_moves'),
     movesSource: text('moves_source', { enum: ['pgn', 'opening-only'] }),
+    // movesKey (src/chess/pgn.ts) of the full stored game: links it to a shared engine analysis.
+    movesKey: text('moves_key'),
     pgnHash: text('pgn_hash').references(() => pgns.hash),
     // Seconds on the clock after each ply, JSON array, where the source records clocks.
     clocks: text('clocks'),
@@ -51,5 +53,6 @@ export const games = sqliteTable(
     uniqueIndex('games_source').on(t.userId, t.provider, t.sourceId),
     index('games_user_played').on(t.userId, t.playedAt),
     index('games_user_provider_played').on(t.userId, t.provider, t.playedAt),
+    index('games_moves_key').on(t.movesKey),
   ],
 );

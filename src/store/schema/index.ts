@@ -2,3 +2,5 @@
 export * from './accounts.js';
 export * from './games.js';
 export * from './limits.js';
+export * from './ratings.js';
+export * from './reviews.js';

@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto';
+import { Chess, DEFAULT_POSITION } from 'chess.js';
+
+/** Why a PGN was refused; the message is shown to the caller as is. */
+export class PgnError extends Error {
+  constructor(
+    readonly reason: 'empty' | 'multi-game' | 'unparseable' | 'moveless' | 'illegal-move' | 'unsupported',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PgnError';
+  }
+}
+
+export interface ParsedPly {
+  /** 1-based; ply 1 is the first move of the game. */
+  ply: number;
+  san: string;
+  uci: string;
+  fenBefore: string;
+  fenAfter: string;
+  /** Comment text after the move, without clock/eval commands; null when none. */
+  comment: string | null;
+  /** `[%clk h:mm:ss]` after the move, in seconds; null when absent. */
+  clockSeconds: number | null;
+}
+
+export interface ParsedGame {
+  headers: Record<string, string>;
+  startFen: string;
+  plies: ParsedPly[];
+  /** Result token from the movetext or the Result header: 1-0, 0-1, 1/2-1/2 or *. */
+  result: string;
+  /** Comment before the first move (game-level note), or null. */
+  preface: string | null;
+}
+
+const HEADER_LINE = /^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/;
+const RESULT_TOKENS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
+
+/**
+ * Splits a PGN text into the texts of its games (a header block starts a game once movetext was seen).
+ * Works line by line, so callers can feed it a stream (see `pgnGameSplitter`).
+ */
+export function splitPgnGames(text: string): string[] {
+  const out: string[] = [];
+  const splitter = pgnGameSplitter((g) => out.push(g));
+  for (const line of text.split(/\r?\n/)) splitter.line(line);
+  splitter.end();
+  return out;
+}
+
+/** Incremental game splitter: feed lines, receive whole game texts. */
+export function pgnGameSplitter(onGame: (text: string) => void) {
+  let lines: string[] = [];
+  let sawMoves = false;
+  let depth = 0; // inside a {comment} spanning lines, a "[" does not start a header
+  const flush = () => {
+    const text = lines.join('\n').trim();
+    if (text) onGame(text);
+    lines = [];
+    sawMoves = false;
+  };
+  return {
+    line(raw: string) {
+      const line = raw.replace(/^\uFEFF/, '');
+      if (depth === 0 && HEADER_LINE.test(line) && sawMoves) flush();
+      if (depth === 0 && !HEADER_LINE.test(line) && line.trim() && !line.trim().startsWith('%')) sawMoves = true;
+      for (const ch of line) {
+        if (ch === '{') depth += 1;
+        else if (ch === '}' && depth > 0) depth -= 1;
+      }
+      lines.push(line);
+    },
+    end: flush,
+  };
+}
+
+type Token =
+  | { kind: 'move'; text: string }
+  | { kind: 'comment'; text: string }
+  | { kind: 'result'; text: string }
+  | { kind: 'open' }
+  | { kind: 'close' };
+
+function tokenize(movetext: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const s = movetext;
+  while (i < s.length) {
+    const ch = s[i];
+    if (/\s/.test(ch)) {
+      i += 1;
+    } else if (ch === '{') {
+      const end = s.indexOf('}', i + 1);
+      if (end < 0) throw new PgnError('unparseable', 'unparseable PGN: a { comment is never closed');
+      tokens.push({ kind: 'comment', text: s.slice(i + 1, end) });
+      i = end + 1;
+    } else if (ch === ';') {
+      const end = s.indexOf('\n', i);
+      tokens.push({ kind: 'comment', text: s.slice(i + 1, end < 0 ? s.length : end) });
+      i = end < 0 ? s.length : end + 1;
+    } else if (ch === '(') {
+      tokens.push({ kind: 'open' });
+      i += 1;
+    } else if (ch === ')') {
+      tokens.push({ kind: 'close' });
+      i += 1;
+    } else if (ch === '$') {
+      const m = /^\$\d+/.exec(s.slice(i));
+      i += m ? m[0].length : 1;
+    } else {
+      const m = /^[^\s{}();]+/.exec(s.slice(i))!;
+      const word = m[0];
+      i += word.length;
+      if (RESULT_TOKENS.has(word)) {
+        tokens.push({ kind: 'result', text: word });
+        continue;
+      }
+      // Strip move numbers ("12." "12..." "12...Nf3") and annotation glyphs.
+      const move = word.replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
+      if (move === '' || /^\d+$/.test(move)) continue;
+      tokens.push({ kind: 'move', text: move });
+    }
+  }
+  return tokens;
+}
+
+const CLOCK = /\[%clk\s+(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\]/;
+const COMMAND = /\[%[^\]]*\]/g;
+
+function readClock(comment: string): number | null {
+  const m = CLOCK.exec(comment);
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : null;
+}
+
+function cleanComment(comment: string): string | null {
+  const text = comment.replace(COMMAND, '').replace(/\s+/g, ' ').trim();
+  return text === '' ? null : text;
+}
+
+/**
+ * Parses exactly one game: headers, then the mainline replayed move by move (variations skipped).
+ * Throws PgnError naming what is wrong: several games, no moves, an illegal move, bad syntax.
+ */
+export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): ParsedGame {
+  if (!text.trim()) throw new PgnError('empty', 'the PGN is empty');
+  const games = splitPgnGames(text);
+  if (games.length > 1) throw new PgnError('multi-game', `the PGN holds ${games.length} games; send exactly one`);
+  const headers: Record<string, string> = {};
+  const movetextLines: string[] = [];
+  let inHeaders = true;
+  for (const line of games[0].split('\n')) {
+    const m = inHeaders ? HEADER_LINE.exec(line) : null;
+    if (m) headers[m[1]] = m[2].replace(/\\(.)/g, '$1');
+    else if (line.trim().startsWith('%')) continue;
+    else {
+      if (line.trim()) inHeaders = false;
+      movetextLines.push(line);
+    }
+  }
+  const variant = headers.Variant?.toLowerCase();
+  if (variant && !['standard', 'chess', 'from position'].includes(variant)) {
+    throw new PgnError('unsupported', `unsupported variant "${headers.Variant}": only standard chess`);
+  }
+  const startFen = headers.FEN ?? DEFAULT_POSITION;
+  let board: Chess;
+  try {
+    board = new Chess(startFen);
+  } catch {
+    throw new PgnError('unparseable', `the FEN header is not a legal position: ${startFen}`);
+  }
+  const tokens = tokenize(movetextLines.join('\n'));
+  const plies: ParsedPly[] = [];
+  let preface: string | null = null;
+  let result = headers.Result ?? '*';
+  let depth = 0;
+  for (const tok of tokens) {
+    if (tok.kind === 'open') depth += 1;
+    else if (tok.kind === 'close') {
+      if (depth === 0) throw new PgnError('unparseable', 'unparseable PGN: a ) closes no variation');
+      depth -= 1;
+    } else if (depth > 0) continue;
+    else if (tok.kind === 'result') result = tok.text;
+    else if (tok.kind === 'comment') {
+      const last = plies[plies.length - 1];
+      if (!last) {
+        preface = [preface, cleanComment(tok.text)].filter(Boolean).join(' ') || null;
+        continue;
+      }
+      const clock = readClock(tok.text);
+      if (clock !== null) last.clockSeconds = clock;
+      const cleaned = cleanComment(tok.text);
+      if (cleaned) last.comment = last.comment ? `${last.comment} ${cleaned}` : cleaned;
+    } else if (tok.kind === 'move') {
+      if (result !== (headers.Result ?? '*') && plies.length) {
+        // A move after a result token: the text is two games glued together.
+        throw new PgnError('multi-game', 'moves follow a result token; send exactly one game');
+      }
+      const fenBefore = board.fen();
+      let mv;
+      try {
+        mv = board.move(tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
+      } catch {
+        mv = null;
+      }
+      if (!mv) throw new PgnError('illegal-move', `move ${plies.length + 1} (${tok.text}) is not legal in that position`);
+      plies.push({
+        ply: plies.length + 1,
+        san: mv.san,
+        uci: mv.from + mv.to + (mv.promotion ?? ''),
+        fenBefore,
+        fenAfter: board.fen(),
+        comment: null,
+        clockSeconds: null,
+      });
+    }
+  }
+  if (depth !== 0) throw new PgnError('unparseable', 'unparseable PGN: a ( variation is never closed');
+  if ((opts.requireMoves ?? true) && plies.length === 0) throw new PgnError('moveless', 'the PGN has no moves');
+  return { headers, startFen, plies, result, preface };
+}
+
+/** Full-move count of a game of `plies` half-moves (a lone White move counts as one). */
+export function fullMoves(plies: number): number {
+  return Math.ceil(plies / 2);
+}
+
+/**
+ * Identity of a move sequence: the same moves from the same start give the same key whatever
+ * the headers, comments or clocks. Engine analyses are stored under it and shared.
+ */
+export function movesKey(startFen: string, uciMoves: readonly string[]): string {
+  return createHash('sha256').update(`${startFen}\n${uciMoves.join(' ')}`).digest('hex');
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Replays SAN moves from the start position; null if any is illegal. */
+export function replaySan(sanMoves: readonly string[], startFen: string = DEFAULT_POSITION): ParsedPly[] | null {
+  const board = new Chess(startFen);
+  const plies: ParsedPly[] = [];
+  for (const san of sanMoves) {
+    const fenBefore = board.fen();
+    let mv;
+    try {
+      mv = board.move(san);
+    } catch {
+      return null;
+    }
+    plies.push({ ply: plies.length + 1, san: mv.san, uci: mv.from + mv.to + (mv.promotion ?? ''), fenBefore, fenAfter: board.fen(), comment: null, clockSeconds: null });
+  }
+  return plies;
+}
+
+export { DEFAULT_POSITION as START_FEN };

@@ -1,0 +1,19 @@
+import { cpus, totalmem } from 'node:os';
+import { formatTable, type BenchTable } from './table.js';
+
+/**
+ * `npm run bench [name…]`: runs each benchmark module in order and prints its tables.
+ * Modules are listed here explicitly; each exports `run(): Promise<BenchTable[]>`.
+ */
+const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>> = {
+};
+
+const only = process.argv.slice(2);
+console.log(`# chess-footprint benchmarks\n\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n`);
+for (const [name, load] of Object.entries(suites)) {
+  if (only.length && !only.includes(name)) continue;
+  const started = Date.now();
+  const tables = await (await load()).run();
+  for (const t of tables) console.log(formatTable(t) + '\n');
+  console.error(`[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

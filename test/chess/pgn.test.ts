@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fullMoves, movesKey, parsePgn, PgnError, splitPgnGames } from '../../src/chess/pgn.js';
+
+describe('parsePgn', () => {
+  test('mainline, comments, clocks; variations and NAGs skipped', () => {
+    const g = parsePgn(
+      '[Event "t"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n{pre} 1. e4 {best by test [%clk 0:02:59.5]} e5 $1 (1... c5 2. Nf3) 2. Nf3!? {[%clk 0:02:58]} Nc6 1-0',
+    );
+    expect(g.headers.White).toBe('A');
+    expect(g.plies.map((p) => p.san)).toEqual(['e4', 'e5', 'Nf3', 'Nc6']);
+    expect(g.plies.map((p) => p.uci)).toEqual(['e2e4', 'e7e5', 'g1f3', 'b8c6']);
+    expect(g.plies[0].comment).toBe('best by test');
+    expect(g.plies[0].clockSeconds).toBe(179.5);
+    expect(g.plies[2].clockSeconds).toBe(178);
+    expect(g.plies[2].comment).toBeNull();
+    expect(g.preface).toBe('pre');
+    expect(g.result).toBe('1-0');
+  });
+
+  test.each([
+    ['', 'empty'],
+    ['[Event "a"]\n\n1. e4 *\n\n[Event "b"]\n\n1. d4 *', 'multi-game'],
+    ['[Event "a"]\n\n*', 'moveless'],
+    ['1. e4 e5 2. Ke3 *', 'illegal-move'],
+    ['1. e4 {never closed', 'unparseable'],
+    ['[Variant "Atomic"]\n\n1. e4 *', 'unsupported'],
+  ])('refuses %j as %s', (text, reason) => {
+    try {
+      parsePgn(text);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(PgnError);
+      expect((e as PgnError).reason).toBe(reason);
+    }
+  });
+
+  test('every classic game in shared/ replays to its last move', () => {
+    // The Opera game, Paris 1858: 17 moves, ends 17.Rd8#.
+    const text = readFileSync(new URL('../../../shared/classics/games/05-morphy-brunswick-isouard-1858.pgn', import.meta.url), 'utf8');
+    const g = parsePgn(text);
+    expect(fullMoves(g.plies.length)).toBe(17);
+    expect(g.plies.at(-1)!.san).toBe('Rd8#');
+  });
+});
+
+describe('splitPgnGames and movesKey', () => {
+  test('splits on a header block after movetext, not inside comments', () => {
+    const games = splitPgnGames('[Event "a"]\n\n1. e4 {x\n[Event "not a header"]} *\n\n[Event "b"]\n\n1. d4 *\n');
+    expect(games).toHaveLength(2);
+    expect(games[1]).toContain('1. d4');
+  });
+
+  test('same moves, different headers and comments: same key', () => {
+    const a = parsePgn('[White "x"]\n\n1. e4 {hi} e5 *');
+    const b = parsePgn('[White "y"]\n\n1. e4 e5 {[%clk 0:01:00]} 1-0');
+    expect(movesKey(a.startFen, a.plies.map((p) => p.uci))).toBe(movesKey(b.startFen, b.plies.map((p) => p.uci)));
+    expect(fullMoves(3)).toBe(2);
+  });
+});

@@ -1,0 +1,49 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FixtureHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+
+export interface FixtureServer {
+  url: string;
+  /** Every request seen, in order: method, path with query, headers. */
+  requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }>;
+  /** Routes: exact path (without query) → handler; the first matching prefix wins for `prefix:` keys. */
+  route(path: string, handler: FixtureHandler): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A local HTTP server that plays a source (chess.com, lichess, ECF, chess-results) from
+ * recorded-format payloads. Tests point the client's base URL at `url`; nothing leaves loopback.
+ */
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const routes = new Map<string, FixtureHandler>();
+  const requests: FixtureServer['requests'] = [];
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers });
+    const handler =
+      routes.get(url.pathname) ?? [...routes.entries()].find(([k]) => k.startsWith('prefix:') && url.pathname.startsWith(k.slice(7)))?.[1];
+    if (!handler) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('no fixture');
+      return;
+    }
+    try {
+      await handler(req, res, url);
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    route: (path, handler) => routes.set(path, handler),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
