@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import { NoInput } from '../../schemas/aggregates.js';
-import { notAvailableYet } from '../../src/errors.js';
-import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const GetProfileOutput = z.object({}).describe('Get my profile');
+import { Profile } from '../../schemas/profile.js';
+import * as profile from '../../src/services/profile.js';
+import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getProfile = defineTool({
   name: 'get_profile',
@@ -15,10 +12,8 @@ export const getProfile = defineTool({
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me' },
   input: NoInput,
-  output: GetProfileOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: Profile,
+  annotations: READ_ONLY,
   statuses: [401, 429],
-  handler: () => {
-    throw notAvailableYet('get_profile');
-  },
+  handler: (ctx) => profile.getProfile(ctx),
 });

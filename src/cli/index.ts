@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import { packageJson } from '../paths.js';
+import { registerAccountCommands } from './accounts.js';
+import { registerDemoCommand } from './demo.js';
+import { registerMcpCommand } from './mcp.js';
+import { registerServeCommand } from './serve.js';
+
+export function buildProgram(): Command {
+  const program = new Command('chess-footprint')
+    .description(packageJson.description)
+    .version(packageJson.version)
+    .showHelpAfterError();
+  registerServeCommand(program);
+  registerMcpCommand(program);
+  registerDemoCommand(program);
+  registerAccountCommands(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}

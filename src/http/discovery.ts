@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import type { AnyTool } from '../../tools/defineTool.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { mcpToolListing, SERVER_INSTRUCTIONS } from '../mcp/server.js';
+import { packageJson } from '../paths.js';
+import { API_DESCRIPTION_VERSION } from './openapi.js';
+
+/** The first sentence of a description: the one-line purpose. */
+export function oneLine(text: string): string {
+  const m = /^(.+?[.!?])(\s|$)/.exec(text);
+  return (m ? m[1] : text).trim();
+}
+
+/** RFC 9727 api-catalog: a linkset whose anchor is the API root. */
+export function apiCatalog(baseUrl: string) {
+  return {
+    linkset: [
+      {
+        anchor: `${baseUrl}/api/v1`,
+        'service-desc': [{ href: `${baseUrl}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }],
+        'service-doc': [{ href: `${baseUrl}/llms.txt`, type: 'text/markdown' }],
+        'service-meta': [{ href: `${baseUrl}/.well-known/mcp.json`, type: 'application/json' }],
+        describedby: [{ href: `${baseUrl}/auth.md`, type: 'text/markdown' }],
+      },
+    ],
+  };
+}
+
+export function apiCatalogLinkHeader(baseUrl: string): string {
+  return `<${baseUrl}/.well-known/api-catalog>; rel="api-catalog"`;
+}
+
+/** MCP server card (SEP-1649 shape): identity, endpoint, transport, auth and the tools with their schemas. */
+export function serverCard(tools: readonly AnyTool[], baseUrl: string) {
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+    version: '1.0',
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    serverInfo: { name: 'chess-footprint', title: 'chess-footprint', version: packageJson.version },
+    description: packageJson.description,
+    instructions: SERVER_INSTRUCTIONS,
+    transport: { type: 'streamable-http', endpoint: `${baseUrl}/api/mcp`, stateless: true },
+    capabilities: { tools: { listChanged: false } },
+    authentication: {
+      required: false,
+      schemes: ['bearer'],
+      description: 'Personal tools need Authorization: Bearer cfp_… (see /auth.md); library, tournament and calculator tools need none.',
+      documentation: `${baseUrl}/auth.md`,
+    },
+    tools: tools.map((t) => ({ ...mcpToolListing(t), _meta: { access: t.access, rest: `${t.rest.method} ${t.rest.path}` } })),
+  };
+}
+
+/** A skill document for agents: how to coach with these tools, generated from the registry. */
+export function coachSkillMd(tools: readonly AnyTool[], baseUrl: string): string {
+  const personal = tools.filter((t) => t.access === 'personal');
+  const pub = tools.filter((t) => t.access === 'public');
+  return [
+    '---',
+    'name: chess-footprint-coach',
+    "description: Coach a chess player from their own data (chess.com, lichess and ECF over-the-board games, Stockfish reviews, study collection, coaching log) through the chess-footprint MCP server.",
+    '---',
+    '',
+    '# Coaching with chess-footprint',
+    '',
+    `Connect to the MCP server at ${baseUrl}/api/mcp (streamable HTTP) with the owner's bearer token, or run \`chess-footprint mcp\` over stdio with CFP_TOKEN set.`,
+    '',
+    '## A session',
+    '1. `get_profile`: who the player is and how fresh the data is (`lastSyncedAt`).',
+    '2. `get_coaching_state`: the agreed focuses, open assignments and the log; continue from there.',
+    '3. Evidence: `get_chess_stats`, `get_rating_progress`, `get_problem_lines` (then `list_games` with `lineMoves`), `get_weakness_profile`.',
+    '4. One game in depth: `get_game`, `request_game_review` (attach_pgn first if it has no moves), `get_critical_moments`, `get_game_analysis`.',
+    '5. Record what was agreed: `set_training_focus`, `add_coaching_entry` (kind `session` at the end), `save_position` for positions to quiz later.',
+    '',
+    'Never invent moves or evaluations: when a tool says a game has no moves or no review, say so and offer the next step it names.',
+    '',
+    '## Tools',
+    ...personal.map((t) => `- \`${t.name}\`: ${oneLine(t.description)}`),
+    '',
+    '## Public tools (no token)',
+    ...pub.map((t) => `- \`${t.name}\`: ${oneLine(t.description)}`),
+    '',
+  ].join('\n');
+}
+
+export function agentSkillsIndex(tools: readonly AnyTool[], baseUrl: string) {
+  const skill = coachSkillMd(tools, baseUrl);
+  return {
+    $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+    skills: [
+      {
+        name: 'chess-footprint-coach',
+        type: 'skill-md',
+        description: 'Coach a chess player from their own synced games, engine reviews and coaching log via the chess-footprint MCP tools.',
+        url: `${baseUrl}/.well-known/agent-skills/chess-footprint-coach/SKILL.md`,
+        digest: `sha256:${createHash('sha256').update(skill).digest('hex')}`,
+      },
+    ],
+  };
+}
+
+/** llms.txt: what the service is, how to connect, every tool with its one-line purpose. */
+export function llmsTxt(tools: readonly AnyTool[], baseUrl: string): string {
+  const line = (t: AnyTool) => `- [${t.name}](${baseUrl}/openapi.json#${t.name}): ${oneLine(t.description)} (\`${t.rest.method} ${t.rest.path}\`)`;
+  return [
+    '# chess-footprint',
+    '',
+    `> ${packageJson.description}`,
+    '',
+    "A self-hosted service a player runs on their own machine. It syncs their games from chess.com (`siteA`), lichess (`siteB`) and the English Chess Federation rating database (`fed`, over-the-board), reviews them with Stockfish, and serves 29 MCP tools with the same data as a REST API.",
+    '',
+    '## Connect',
+    '',
+    `- MCP (streamable HTTP, stateless): POST ${baseUrl}/api/mcp with \`Authorization: Bearer cfp_…\` for personal tools; public tools need no header.`,
+    '- MCP over stdio (Claude Desktop): command `npx chess-footprint mcp` with the environment variable `CFP_TOKEN`.',
+    `- REST: ${baseUrl}/api/v1/…, described by ${baseUrl}/openapi.json (OpenAPI ${'3.1.0'}, description version ${API_DESCRIPTION_VERSION}).`,
+    `- Tokens: ${baseUrl}/auth.md. Errors are JSON \`{error}\` with the HTTP status.`,
+    '',
+    '## Personal tools (bearer token)',
+    '',
+    ...tools.filter((t) => t.access === 'personal').map(line),
+    '',
+    '## Public tools (no token)',
+    '',
+    ...tools.filter((t) => t.access === 'public').map(line),
+    '',
+    '## Optional',
+    '',
+    `- [MCP server card](${baseUrl}/.well-known/mcp.json)`,
+    `- [API catalog](${baseUrl}/.well-known/api-catalog)`,
+    `- [Agent skills](${baseUrl}/.well-known/agent-skills/index.json)`,
+    '',
+  ].join('\n');
+}
+
+export function authMd(baseUrl: string): string {
+  return [
+    '# Authentication',
+    '',
+    'Personal endpoints and personal MCP tools need a personal access token: the literal prefix `cfp_` followed by 43 URL-safe characters (32 random bytes, base64url).',
+    '',
+    '## Create',
+    '',
+    'On the machine that runs the server:',
+    '',
+    '```sh',
+    'chess-footprint token create --name "Claude Desktop"',
+    '```',
+    '',
+    'The token is printed once, alone on stdout. Only its SHA-256 fingerprint is stored: it cannot be shown again; create a new one if it is lost. `init` and `demo` also print a token for the account they create.',
+    '',
+    '## Send',
+    '',
+    '```http',
+    'GET /api/v1/me HTTP/1.1',
+    `Host: ${new URL(baseUrl).host}`,
+    'Authorization: Bearer cfp_…',
+    '```',
+    '',
+    `MCP uses the same header against ${baseUrl}/api/mcp. Over stdio, set \`CFP_TOKEN\`. Library, tournament and calculator tools need no token.`,
+    '',
+    '## Revoke',
+    '',
+    '```sh',
+    'chess-footprint token list',
+    'chess-footprint token revoke <id>',
+    '```',
+    '',
+    'Revocation takes effect on the next request. A missing, invalid or revoked token gets `401 {"error": …}` with one fixed message; a token only ever reaches its owner\'s data, and another user\'s id answers exactly like an unknown id (404).',
+    '',
+  ].join('\n');
+}

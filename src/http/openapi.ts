@@ -1,0 +1,128 @@
+import type { AnyTool, DocumentedStatus } from '../../tools/defineTool.js';
+import { pathParams } from '../../tools/defineTool.js';
+import { ErrorBody } from '../../schemas/common.js';
+import { errorJsonSchema, inputJsonSchema, outputJsonSchema, type JsonSchema } from '../facade/jsonSchema.js';
+import { packageJson } from '../paths.js';
+
+/** The description version the spec fixes (section 9), independent of the package version. */
+export const API_DESCRIPTION_VERSION = '1.4.0';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  202: 'Accepted: queued; call again (or pass wait) to collect',
+  400: 'Bad request: the error names the field or the problem',
+  401: 'Missing, invalid or revoked token',
+  404: 'Not found (identical for unknown ids and ids of another user)',
+  409: 'Conflict: the state changed or a limit of the resource applies; read it again',
+  413: 'The request body exceeds the bounded JSON envelope',
+  415: 'Content-Type must be application/json',
+  429: 'Rate limit reached; see Retry-After',
+  502: 'The upstream source could not be read',
+  503: 'Unavailable: the limiter or an upstream courtesy cap; see Retry-After',
+  504: 'The upstream source did not answer in time',
+};
+
+export function componentName(tool: AnyTool): string {
+  return tool.name
+    .split('_')
+    .map((s) => s[0].toUpperCase() + s.slice(1))
+    .join('');
+}
+
+function operation(tool: AnyTool) {
+  const input = inputJsonSchema(tool);
+  const props = input.properties ?? {};
+  const required = new Set(input.required ?? []);
+  const inPath = new Set(pathParams(tool.rest.path));
+  const isBody = tool.rest.method === 'POST';
+  const parameters = Object.entries(props)
+    .filter(([name]) => inPath.has(name) || !isBody)
+    .map(([name, schema]) => ({
+      name,
+      in: inPath.has(name) ? 'path' : 'query',
+      required: inPath.has(name) || required.has(name),
+      description: (schema as JsonSchema).description,
+      schema: { ...(schema as JsonSchema), description: undefined },
+    }))
+    .map((p) => JSON.parse(JSON.stringify(p)));
+  const bodyProps = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.has(name)));
+  const bodyRequired = [...required].filter((n) => !inPath.has(n));
+  const ref = { $ref: `#/components/schemas/${componentName(tool)}` };
+  const responses: Record<string, unknown> = {
+    200: { description: STATUS_TEXT[200], content: { 'application/json': { schema: ref } } },
+  };
+  for (const status of tool.statuses as readonly DocumentedStatus[]) {
+    responses[status] =
+      status === 202
+        ? { description: STATUS_TEXT[202], content: { 'application/json': { schema: ref } } }
+        : {
+            description: STATUS_TEXT[status] ?? 'Error',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+          };
+  }
+  return {
+    operationId: tool.name,
+    summary: tool.title,
+    description: tool.description,
+    tags: [tool.access === 'personal' ? 'personal' : 'public'],
+    ...(parameters.length ? { parameters } : {}),
+    ...(isBody && Object.keys(bodyProps).length
+      ? {
+          requestBody: {
+            required: bodyRequired.length > 0,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: bodyProps,
+                  ...(bodyRequired.length ? { required: bodyRequired } : {}),
+                  additionalProperties: false,
+                },
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+    security: tool.access === 'personal' ? [{ bearerAuth: [] }] : [],
+    'x-mcp-tool': tool.name,
+    'x-rate-limit-family': tool.family,
+  };
+}
+
+/** OpenAPI 3.1.0 of the REST facade, a pure function of the registry. */
+export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/') {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const tool of tools) {
+    paths[tool.rest.path] ??= {};
+    paths[tool.rest.path][tool.rest.method.toLowerCase()] = operation(tool);
+  }
+  const schemas: Record<string, unknown> = { Error: errorJsonSchema(ErrorBody) };
+  for (const tool of tools) schemas[componentName(tool)] = outputJsonSchema(tool);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'chess-footprint',
+      version: API_DESCRIPTION_VERSION,
+      summary: 'Personal chess data: games, reviews, aggregates, study and coaching state',
+      description: `${packageJson.description} The same 29 operations are MCP tools at /api/mcp (operationId = tool name). Personal operations need a bearer token (see /auth.md); public ones need none.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: serverUrl }],
+    tags: [
+      { name: 'personal', description: "The token owner's data" },
+      { name: 'public', description: 'Token-less: library, tournaments, ECF calculator' },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token: cfp_ followed by 43 URL-safe characters' },
+      },
+      headers: {
+        RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+      },
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { pathParams, type AnyTool } from '../../tools/defineTool.js';
+import { bearerToken } from '../auth/tokens.js';
+import type { AppDeps } from '../context.js';
+import { inputJsonSchema, scalarType } from '../facade/jsonSchema.js';
+import { invokeTool, type Outcome } from '../facade/invoke.js';
+
+/** Bounded JSON envelope: a 100,000-character PGN plus escaping fits; more is refused with 413. */
+export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
+
+function send(res: Response, outcome: Outcome): void {
+  res.status(outcome.status).set(outcome.headers).json(outcome.body);
+}
+
+function error(res: Response, status: number, message: string): void {
+  res.status(status).json({ error: message });
+}
+
+/** `/api/v1/me/games/{id}` → `/api/v1/me/games/:id` (express 5 syntax). */
+export function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/**
+ * Query strings carry text; the tool's schema says which fields are numbers or booleans.
+ * Values that do not convert are left as text so validation names the field.
+ */
+function coerceQuery(tool: AnyTool, query: Record<string, unknown>): Record<string, unknown> | string {
+  const props = inputJsonSchema(tool).properties ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(query)) {
+    if (Array.isArray(raw)) return `${key}: give it once (comma-separate list values)`;
+    if (typeof raw !== 'string') return `${key}: unsupported query syntax`;
+    const type = scalarType(props[key]);
+    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(raw.trim())) out[key] = Number(raw);
+    else if (type === 'boolean' && (raw === 'true' || raw === 'false')) out[key] = raw === 'true';
+    else out[key] = raw;
+  }
+  return out;
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** One route per tool, derived from the registry alone. */
+export function restRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
+  const router = express.Router();
+  const json = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: () => true });
+  for (const tool of tools) {
+    const method = tool.rest.method.toLowerCase() as 'get' | 'post' | 'delete';
+    const params = pathParams(tool.rest.path);
+    const handlers = [
+      // 415 before reading: a write's body must be JSON.
+      (req: Request, res: Response, next: NextFunction) => {
+        if (method === 'post' && hasBody(req) && !req.is('application/json')) {
+          return error(res, 415, 'Content-Type must be application/json');
+        }
+        if (method !== 'post' && hasBody(req)) return error(res, 400, `${tool.rest.method} takes no request body`);
+        // Declared oversize: refuse before reading a byte, and drop the connection rather than drain it.
+        if (Number(req.headers['content-length'] ?? 0) > JSON_BODY_LIMIT_BYTES) {
+          res.set('Connection', 'close');
+          return error(res, 413, `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`);
+        }
+        next();
+      },
+      ...(method === 'post' ? [json] : []),
+      async (req: Request, res: Response) => {
+        let input: Record<string, unknown>;
+        if (method === 'post') {
+          const body = hasBody(req) ? req.body : {};
+          if (body === null || typeof body !== 'object' || Array.isArray(body)) return error(res, 400, 'the body must be a JSON object');
+          const clash = params.find((p) => p in body);
+          if (clash) return error(res, 400, `unexpected field(s): ${clash} (it belongs in the path)`);
+          if (Object.keys(req.query).length) return error(res, 400, `unexpected query parameter(s): ${Object.keys(req.query).join(', ')}`);
+          input = { ...body };
+        } else {
+          const coerced = coerceQuery(tool, req.query as Record<string, unknown>);
+          if (typeof coerced === 'string') return error(res, 400, coerced);
+          input = coerced;
+        }
+        for (const p of params) input[p] = req.params[p];
+        const outcome = await invokeTool(
+          tool,
+          deps,
+          { surface: 'rest', key: `ip:${req.socket.remoteAddress ?? 'unknown'}` },
+          bearerToken(req.headers.authorization),
+          input,
+        );
+        send(res, outcome);
+      },
+    ];
+    router[method](expressPath(tool.rest.path), ...handlers);
+  }
+  return router;
+}
+
+/** Body-parser failures as `{error}` with the right status (413 oversize, 400 malformed JSON). */
+export function bodyErrorHandler(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const e = err as { type?: string; status?: number };
+  if (e?.type === 'entity.too.large') return error(res, 413, `the request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`);
+  if (e?.type === 'entity.parse.failed') return error(res, 400, 'the body is not valid JSON');
+  if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') return error(res, 415, 'unsupported body encoding; send UTF-8 JSON');
+  if (e?.type === 'request.size.invalid' || e?.type === 'request.aborted') return error(res, 400, 'the body did not match its declared length');
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return error(res, e.status, 'bad request');
+  next(err);
+}

@@ -1,0 +1,65 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { AnyTool } from '../../tools/defineTool.js';
+import { bearerToken } from '../auth/tokens.js';
+import type { AppDeps } from '../context.js';
+import { JSON_BODY_LIMIT_BYTES } from '../http/rest.js';
+import { createMcpServer } from './server.js';
+
+function hostnameOf(hostHeader: string): string {
+  // "[::1]:3000" → "[::1]", "localhost:3000" → "localhost"
+  const m = /^(\[[^\]]+\]|[^:]+)(:\d+)?$/.exec(hostHeader.trim().toLowerCase());
+  return m ? m[1] : '';
+}
+
+/**
+ * DNS-rebinding protection for a server on the owner's machine: a web page elsewhere must not be
+ * able to reach it through a hostile DNS name. The Host must be an allowed name, and an Origin,
+ * when a browser sends one, must be on an allowed host or listed explicitly.
+ */
+export function originGuard(allowedHosts: readonly string[], allowedOrigins: readonly string[]) {
+  const hosts = new Set(allowedHosts.map((h) => h.toLowerCase()));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = hostnameOf(req.headers.host ?? '');
+    if (!hosts.has(host)) {
+      res.status(403).json({ error: `Host ${req.headers.host ?? '(none)'} is not allowed; add it to CFP_ALLOWED_HOSTS` });
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin && !allowedOrigins.includes(origin)) {
+      let originHost = '';
+      try {
+        originHost = new URL(origin).hostname.toLowerCase();
+      } catch {
+        originHost = '';
+      }
+      const bracketed = originHost.includes(':') ? `[${originHost}]` : originHost;
+      if (!hosts.has(originHost) && !hosts.has(bracketed)) {
+        res.status(403).json({ error: `Origin ${origin} is not allowed; add it to CFP_ALLOWED_ORIGINS` });
+        return;
+      }
+    }
+    next();
+  };
+}
+
+/** Stateless streamable HTTP at /api/mcp: a fresh server and transport per POST. */
+export function mcpRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
+  const router = express.Router();
+  router.use('/api/mcp', originGuard(deps.config.allowedHosts, deps.config.allowedOrigins));
+  router.post('/api/mcp', express.json({ limit: JSON_BODY_LIMIT_BYTES }), async (req: Request, res: Response) => {
+    const server = createMcpServer(tools, deps, bearerToken(req.headers.authorization));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  // Stateless: no server-initiated stream and no session to delete. 405 (not 404, which clients read as "no server").
+  router.all('/api/mcp', (_req: Request, res: Response) => {
+    res.status(405).set('Allow', 'POST').json({ error: 'this MCP endpoint is stateless: POST JSON-RPC messages to it' });
+  });
+  return router;
+}

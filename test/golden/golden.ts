@@ -1,0 +1,12 @@
+import { buildOpenApi } from '../../src/http/openapi.js';
+import { llmsTxt } from '../../src/http/discovery.js';
+import { tools } from '../../tools/index.js';
+
+export const GOLDEN_BASE = 'http://127.0.0.1:3000';
+
+export function goldenFiles(): Record<string, string> {
+  return {
+    'openapi.json': `${JSON.stringify(buildOpenApi(tools, GOLDEN_BASE), null, 2)}\n`,
+    'llms.txt': llmsTxt(tools, GOLDEN_BASE),
+  };
+}
