@@ -31,7 +31,7 @@ describe('OpenAPI 3.1 from the registry', () => {
       }
     }
     // Spec 4.2 attach: 400, 401, 404, 409, 413, 415, 429.
-    expect(Object.keys(doc.paths['/api/v1/me/games/{id}'].post!.responses)).toEqual(['200', '400', '401', '404', '409', '413', '415', '429']);
+    expect(Object.keys((doc.paths['/api/v1/me/games/{id}'] as any).post.responses)).toEqual(['200', '400', '401', '404', '409', '413', '415', '429']);
   });
 
   test('path parameters are required path parameters; query parameters carry types and defaults', () => {
