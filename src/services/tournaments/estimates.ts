@@ -97,9 +97,11 @@ export async function pairingsEstimate(
     boards: pairing.boards.map((b) => ({ board: b.board, white: side(b.white), black: side(b.black) })),
     byes: pairing.byes.map((r) => ({ startingRank: r, name: byRank.get(r)!.name })),
     assumedResults: base.assumed.map((a) => describeAssumed(a, byRank)),
+    whatIf: undefined as WhatIfRow[] | undefined,
   };
-  if (!target) return answer;
-  return { ...answer, whatIf: whatIf(engine, t, target) };
+  if (target) answer.whatIf = whatIf(engine, t, target);
+  else delete answer.whatIf;
+  return answer;
 }
 
 function describeAssumed(a: AssumedResult, byRank: Map<number, LoadedPlayer>) {
