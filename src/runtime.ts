@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { ChessResultsClient } from './sources/chessresults/client.js';
 import type { Store } from './store/db.js';
 
 /**
@@ -8,6 +9,8 @@ import type { Store } from './store/db.js';
  * Each capability adds its member here and builds it in `createRuntime`.
  */
 export interface Runtime {
+  /** chess-results.com reader: the one outbound courtesy cap (1 request/s, one in flight) and a 60 s page cache. */
+  chessResults: ChessResultsClient;
   /** Stops background work (engine processes, timers) so a process can exit cleanly. */
   close(): Promise<void>;
 }
@@ -18,8 +21,13 @@ export interface RuntimeDeps {
   clock: Clock;
 }
 
-export function createRuntime(_deps: RuntimeDeps): Runtime {
+export function createRuntime(deps: RuntimeDeps): Runtime {
   return {
+    chessResults: new ChessResultsClient({
+      baseUrl: deps.config.sources.chessresultsUrl,
+      userAgent: deps.config.sources.userAgent,
+      clock: deps.clock,
+    }),
     close: async () => {},
   };
 }

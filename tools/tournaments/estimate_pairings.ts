@@ -1,16 +1,52 @@
 import { z } from 'zod';
 import { TargetedTnrInput } from '../../schemas/public.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { pairingsEstimate } from '../../src/services/tournaments/estimates.js';
 import { defineTool } from '../defineTool.js';
+import { ByePlayer, EstimatedBoard, TOURNAMENT_ERRORS } from './shapes.js';
 
-/** Output shape: to be designed with the capability. */
-const EstimatePairingsOutput = z.object({}).describe('Estimate the next round pairings');
+const Named = z.object({
+  startingRank: z.number().int().describe('Starting number'),
+  name: z.string().describe('Name as on the starting list'),
+});
+
+const EstimatePairingsOutput = z
+  .object({
+    tnr: z.string().describe('chess-results tournament number'),
+    name: z.string().describe('Event name'),
+    round: z.number().int().describe('The round estimated (the one after the latest paired round)'),
+    isEstimate: z.literal(true).describe('Always true: computed here by the FIDE Dutch system, not published'),
+    snapshotAt: z.string().describe('When the oldest page used was fetched'),
+    boards: z.array(EstimatedBoard).describe('Estimated boards in FIDE board order'),
+    byes: z.array(ByePlayer).describe('The pairing-allocated bye, if any'),
+    assumedResults: z
+      .array(
+        z.object({
+          round: z.number().int().describe('Round of the game'),
+          white: Named.describe('White'),
+          black: Named.describe('Black'),
+          assumed: z.enum(['1-0', '½-½', '0-1']).describe('The result assumed for it'),
+        }),
+      )
+      .describe('Games still in play that the estimate assumed drawn (empty when the round is complete)'),
+    whatIf: z
+      .array(
+        z.object({
+          result: z.enum(['win', 'draw', 'loss']).describe('A result of the target’s current game'),
+          opponent: Named.nullable().describe('The target’s likely next opponent; null on a bye'),
+          colour: z.enum(['white', 'black']).nullable().describe('The target’s likely colour; null on a bye'),
+          bye: z.boolean().describe('True when the target would get the pairing-allocated bye'),
+        }),
+      )
+      .optional()
+      .describe('With target: one row per possible result of the target’s game in play (only the real one when decided; empty without a game)'),
+  })
+  .describe('Estimated next-round pairings');
 
 export const estimatePairings = defineTool({
   name: 'estimate_pairings',
   title: 'Estimate the next round pairings',
   description:
-    "An estimate of the next round of a Swiss tournament by the FIDE Dutch system; target adds a what-if table of that player's likely opponent and colour for each result of their current game.",
+    `An estimate of the next round of a Swiss tournament by the FIDE Dutch system; target adds a what-if table of that player's likely opponent and colour for each result of their current game. Games still in play are assumed drawn (listed in assumedResults). 409: no legal pairing (all rounds played, too few players). ${TOURNAMENT_ERRORS}`,
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/pairings' },
@@ -18,7 +54,5 @@ export const estimatePairings = defineTool({
   output: EstimatePairingsOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   statuses: [400, 404, 409, 429, 502, 503],
-  handler: () => {
-    throw notAvailableYet('estimate_pairings');
-  },
+  handler: (ctx, input) => pairingsEstimate(ctx, input),
 });

@@ -1,16 +1,28 @@
 import { z } from 'zod';
 import { TargetedTnrInput } from '../../schemas/public.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { round1Estimate } from '../../src/services/tournaments/estimates.js';
 import { defineTool } from '../defineTool.js';
+import { ByePlayer, EstimatedBoard, TOURNAMENT_ERRORS } from './shapes.js';
 
-/** Output shape: to be designed with the capability. */
-const EstimateRound1Output = z.object({}).describe('Estimate round-1 pairings');
+const EstimateRound1Output = z
+  .object({
+    tnr: z.string().describe('chess-results tournament number'),
+    name: z.string().describe('Event name'),
+    round: z.literal(1).describe('Always round 1'),
+    isEstimate: z.literal(true).describe('Always true: derived from the seed list, not published pairings'),
+    coloursReliable: z.literal(false).describe('Always false: the initial colour is drawn by lot; White is assumed for the top seed'),
+    round1Published: z.boolean().describe('True when the site already shows round 1 pairings (read those instead)'),
+    snapshotAt: z.string().describe('When the starting list was fetched'),
+    boards: z.array(EstimatedBoard).describe('Top half against bottom half; only the target’s board when target is given'),
+    byes: z.array(ByePlayer).describe('The lowest seed when the field is odd'),
+  })
+  .describe('Estimated round-1 pairings');
 
 export const estimateRound1 = defineTool({
   name: 'estimate_round1',
   title: 'Estimate round-1 pairings',
   description:
-    "An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board.",
+    `An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board. Assumes every listed player plays. ${TOURNAMENT_ERRORS}`,
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/round1' },
@@ -18,7 +30,5 @@ export const estimateRound1 = defineTool({
   output: EstimateRound1Output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   statuses: [400, 404, 429, 502, 503],
-  handler: () => {
-    throw notAvailableYet('estimate_round1');
-  },
+  handler: (ctx, input) => round1Estimate(ctx, input),
 });

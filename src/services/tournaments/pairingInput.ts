@@ -1,0 +1,122 @@
+/**
+ * The bridge from a parsed chess-results tournament to the Dutch pairing engine's input.
+ *
+ * The engine lives in src/chess/pairing/ (built on the `pairing` branch). Its contract, as committed
+ * there in src/chess/pairing/state.ts and index.ts, is `pairNextRound(state: TournamentState): Pairing`,
+ * throwing `NoLegalPairingError`. The shapes below mirror that contract field for field so this branch
+ * compiles on its own; once both branches are merged, replace these mirrors with
+ * `import type { TournamentState, Pairing } from '../../chess/pairing/index.js'` (see engine.ts).
+ */
+import { SourceUnreadable } from '../../sources/chessresults/errors.js';
+import type { LoadedTournament, RoundOutcome } from './load.js';
+
+export type EngineRoundEntry =
+  | { kind: 'game'; opponent: number; colour: 'white' | 'black'; result: 'win' | 'draw' | 'loss' | 'forfeitWin' | 'forfeitLoss' }
+  | { kind: 'pab' }
+  | { kind: 'halfBye' }
+  | { kind: 'absent' };
+
+export interface EnginePlayerState {
+  startingRank: number;
+  name: string;
+  rating: number;
+  points: number;
+  history: EngineRoundEntry[];
+  absentNextRound: boolean;
+}
+
+export interface EngineTournamentState {
+  totalRounds: number;
+  roundsPlayed: number;
+  initialColour: 'white' | 'black';
+  players: EnginePlayerState[];
+}
+
+export interface EnginePairing {
+  boards: Array<{ board: number; white: number; black: number }>;
+  byes: number[];
+}
+
+/** A game of the current round still in play, and the result we assume for it (from White's side). */
+export interface AssumedResult {
+  round: number;
+  white: number;
+  black: number;
+  whiteResult: 'win' | 'draw' | 'loss';
+}
+
+const INVERSE = { win: 'loss', draw: 'draw', loss: 'win' } as const;
+const POINTS: Record<EngineRoundEntry['kind'] | 'win' | 'draw' | 'loss' | 'forfeitWin' | 'forfeitLoss', number> = {
+  win: 1, draw: 0.5, loss: 0, forfeitWin: 1, forfeitLoss: 0, pab: 1, halfBye: 0.5, absent: 0, game: 0,
+};
+
+function entryPoints(e: EngineRoundEntry): number {
+  return e.kind === 'game' ? POINTS[e.result] : POINTS[e.kind];
+}
+
+/**
+ * The engine's input for the round after the latest paired one. Every game still in play must be given
+ * an assumed result by `assume` (the estimate has to pretend the round is over); nothing else is invented.
+ */
+export function toEngineState(
+  t: LoadedTournament,
+  assume: (game: { round: number; white: number; black: number }) => 'win' | 'draw' | 'loss',
+): { state: EngineTournamentState; assumed: AssumedResult[] } {
+  if (t.roundsTotal === null) throw new SourceUnreadable('the number of rounds is not shown on the tournament pages');
+  const assumed: AssumedResult[] = [];
+  const whiteResult = new Map<string, 'win' | 'draw' | 'loss'>();
+  const key = (round: number, white: number) => `${round}:${white}`;
+  for (const p of t.players) {
+    for (const r of p.rounds) {
+      if (r.outcome !== 'pending' || r.colour !== 'white' || r.opponent === null) continue;
+      const res = assume({ round: r.round, white: p.startingRank, black: r.opponent });
+      whiteResult.set(key(r.round, p.startingRank), res);
+      assumed.push({ round: r.round, white: p.startingRank, black: r.opponent, whiteResult: res });
+    }
+  }
+  const players = t.players.map((p): EnginePlayerState => {
+    const history = p.rounds.map((r): EngineRoundEntry => {
+      const outcome: RoundOutcome = r.outcome;
+      switch (outcome) {
+        case 'fullBye':
+          return { kind: 'pab' };
+        case 'halfBye':
+          return { kind: 'halfBye' };
+        case 'zeroBye':
+          return { kind: 'absent' };
+        case 'pending': {
+          const white = r.colour === 'white' ? p.startingRank : r.opponent!;
+          const res = whiteResult.get(key(r.round, white));
+          if (!res) throw new Error(`no assumed result for round ${r.round}, board with White ${white}`);
+          return { kind: 'game', opponent: r.opponent!, colour: r.colour!, result: r.colour === 'white' ? res : INVERSE[res] };
+        }
+        default:
+          return { kind: 'game', opponent: r.opponent!, colour: r.colour!, result: outcome };
+      }
+    });
+    return {
+      startingRank: p.startingRank,
+      name: p.name,
+      rating: p.rating,
+      points: history.reduce((s, e) => s + entryPoints(e), 0),
+      history,
+      // Requested byes for the coming round are not read from chess-results (art=40 is not fetched).
+      absentNextRound: false,
+    };
+  });
+  return {
+    state: { totalRounds: t.roundsTotal, roundsPlayed: t.roundsPaired, initialColour: initialColour(t), players },
+    assumed,
+  };
+}
+
+/**
+ * The colour of the higher-ranked player on board 1 of round 1: in round 1 that board is the best-seeded
+ * player who played, so it is that player's round-1 colour. Before round 1 it is unknown; we say White.
+ */
+export function initialColour(t: LoadedTournament): 'white' | 'black' {
+  const first = [...t.players]
+    .sort((a, b) => a.startingRank - b.startingRank)
+    .find((p) => p.rounds[0]?.colour != null && p.rounds[0].opponent !== null && p.rounds[0].opponent > p.startingRank);
+  return first?.rounds[0].colour ?? 'white';
+}

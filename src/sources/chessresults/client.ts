@@ -1,0 +1,120 @@
+import type { Clock } from '../../clock.js';
+import { CourtesyGate } from './courtesy.js';
+import { SourceUnreadable } from './errors.js';
+
+/** How long a fetched page is reused. Short: a live round changes by the minute. */
+export const CACHE_TTL_MS = 60_000;
+const CACHE_MAX_ENTRIES = 300;
+const MAX_REDIRECTS = 5;
+const FETCH_TIMEOUT_MS = 15_000;
+const MAX_BODY_BYTES = 5_000_000;
+
+export type ChessResultsView =
+  | { art: 0 } // starting rank
+  | { art: 5 } // starting-rank crosstable
+  | { art: 2; round: number }; // pairings of one round
+
+export interface FetchedPage {
+  url: string;
+  html: string;
+  /** When this copy was fetched from the site (a cached copy keeps its original time). */
+  fetchedAt: Date;
+}
+
+export interface ChessResultsClientOptions {
+  baseUrl: string;
+  userAgent: string;
+  clock: Clock;
+  gate?: CourtesyGate;
+  cacheTtlMs?: number;
+}
+
+/**
+ * The long-lived chess-results.com client: one per process (on Runtime), holding the courtesy cap and
+ * the response cache. It only ever builds URLs from the configured base and a validated tnr (digits);
+ * nothing a caller typed reaches a URL. Redirects are followed by hand, only within the configured host
+ * (or its subdomains: the bare domain sends readers to s1/s2/s3 nodes), each hop counting against the cap.
+ */
+export class ChessResultsClient {
+  readonly base: URL;
+  readonly gate: CourtesyGate;
+  private readonly cache = new Map<string, FetchedPage>();
+  private readonly pending = new Map<string, Promise<FetchedPage>>();
+  /** Pages actually requested from the site (not served from cache); for tests and diagnostics. */
+  fetchCount = 0;
+
+  constructor(private readonly opts: ChessResultsClientOptions) {
+    this.base = new URL(opts.baseUrl);
+    this.gate = opts.gate ?? new CourtesyGate();
+  }
+
+  urlFor(tnr: string, view: ChessResultsView): string {
+    if (!/^\d{1,10}$/.test(tnr)) throw new Error(`tnr must be validated digits before a URL is built (got ${JSON.stringify(tnr)})`);
+    const root = this.base.href.replace(/\/+$/, '');
+    const rd = view.art === 2 ? `&rd=${view.round}` : '';
+    return `${root}/tnr${tnr}.aspx?lan=1&art=${view.art}${rd}&zeilen=99999&turdet=YES`;
+  }
+
+  /** The page, from the cache when younger than the TTL; concurrent asks for one URL share one fetch. */
+  async page(tnr: string, view: ChessResultsView): Promise<FetchedPage> {
+    const url = this.urlFor(tnr, view);
+    const hit = this.cache.get(url);
+    const ttl = this.opts.cacheTtlMs ?? CACHE_TTL_MS;
+    if (hit && this.opts.clock.now().getTime() - hit.fetchedAt.getTime() < ttl) return hit;
+    const inFlight = this.pending.get(url);
+    if (inFlight) return inFlight;
+    const p = this.fetchFollowing(url).finally(() => this.pending.delete(url));
+    this.pending.set(url, p);
+    const page = await p;
+    this.remember(url, page);
+    return page;
+  }
+
+  private remember(url: string, page: FetchedPage): void {
+    this.cache.delete(url);
+    this.cache.set(url, page);
+    while (this.cache.size > CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+  }
+
+  private allowedHost(u: URL): boolean {
+    const host = this.base.hostname.toLowerCase();
+    const h = u.hostname.toLowerCase();
+    const sameOrSub = h === host || h.endsWith(`.${host}`);
+    return sameOrSub && u.port === this.base.port && (u.protocol === 'https:' || u.protocol === 'http:');
+  }
+
+  private async fetchFollowing(first: string): Promise<FetchedPage> {
+    let url = first;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const res = await this.gate.run(() => this.fetchOnce(url));
+      if (res.status >= 300 && res.status < 400) {
+        if (!res.location) throw new SourceUnreadable(`fetch of ${url} failed: redirect without a Location`);
+        const next = new URL(res.location, url);
+        if (!this.allowedHost(next)) throw new SourceUnreadable(`fetch of ${url} failed: redirected off the configured host (to ${next.host})`);
+        url = next.href;
+        continue;
+      }
+      if (res.status !== 200) throw new SourceUnreadable(`fetch of ${url} failed: HTTP ${res.status}`);
+      return { url, html: res.body, fetchedAt: this.opts.clock.now() };
+    }
+    throw new SourceUnreadable(`fetch of ${first} failed: more than ${MAX_REDIRECTS} redirects`);
+  }
+
+  /** One request, body included, so the courtesy gate covers the whole exchange. */
+  private async fetchOnce(url: string): Promise<{ status: number; location: string | null; body: string }> {
+    this.fetchCount += 1;
+    try {
+      const res = await fetch(url, {
+        redirect: 'manual',
+        headers: { 'user-agent': this.opts.userAgent, accept: 'text/html' },
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
+      const buf = await res.arrayBuffer();
+      if (buf.byteLength > MAX_BODY_BYTES) throw new SourceUnreadable(`fetch of ${url} failed: body over ${MAX_BODY_BYTES} bytes`);
+      return { status: res.status, location: res.headers.get('location'), body: new TextDecoder('utf-8').decode(buf) };
+    } catch (err) {
+      if (err instanceof SourceUnreadable) throw err;
+      throw new SourceUnreadable(`fetch of ${url} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
