@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLI, cli, start } from '../helpers/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cfp-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TOKEN = /^cfp_[A-Za-z0-9_-]{43}$/;
+
+describe('the CLI contract', { timeout: 120_000 }, () => {
+  test('demo prints the new owner token as the last line of stdout; init refuses a second owner', async () => {
+    const { stdout } = await cli(['demo', '--data-dir', dir, '--games', '40', '--seed', '3']);
+    expect(stdout.trim().split('\n').at(-1)).toMatch(TOKEN);
+    await expect(cli(['init', '--name', 'X', '--email', 'x@example.com', '--data-dir', dir])).rejects.toThrow(/already has an owner/);
+  });
+
+  test('token create prints the token alone; list shows it; revoke marks it', async () => {
+    const { stdout } = await cli(['token', 'create', '--name', 'laptop', '--data-dir', dir]);
+    expect(stdout.trim()).toMatch(TOKEN);
+    const list = JSON.parse((await cli(['token', 'list', '--json', '--data-dir', dir])).stdout) as Array<{ id: string; name: string; revokedAt: string | null }>;
+    const laptop = list.find((t) => t.name === 'laptop')!;
+    expect(laptop.revokedAt).toBeNull();
+    expect(JSON.stringify(list)).not.toContain(stdout.trim());
+    await cli(['token', 'revoke', laptop.id, '--data-dir', dir]);
+    const after = JSON.parse((await cli(['token', 'list', '--json', '--data-dir', dir])).stdout) as Array<{ id: string; revokedAt: string | null }>;
+    expect(after.find((t) => t.id === laptop.id)!.revokedAt).not.toBeNull();
+  });
+
+  test('serve prints "listening on http://HOST:PORT", the MCP URL and a token with --demo, and serves', async () => {
+    const { child, stdout } = await start(['serve', '--demo', '--port', '0', '--data-dir', dir], /token: +cfp_\S+\n/);
+    try {
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout())![1];
+      expect(stdout()).toContain(`MCP server: ${url}/api/mcp`);
+      expect(stdout()).toContain('mcpServers');
+      const token = /token: +(cfp_\S+)/.exec(stdout())![1];
+      const res = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { totals: { games: number } }).totals.games).toBe(40);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  test('mcp over stdio: the SDK client lists the 29 tools and calls one; stdout carries only protocol', async () => {
+    const token = (await cli(['token', 'create', '--name', 'stdio', '--data-dir', dir])).stdout.trim();
+    const transport = new StdioClientTransport({
+      command: CLI[0],
+      args: [...CLI.slice(1), 'mcp', '--data-dir', dir],
+      env: { ...(process.env as Record<string, string>), CFP_TOKEN: token },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '0.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools).toHaveLength(29);
+      const res = await client.callTool({ name: 'get_profile', arguments: {} });
+      expect(res.isError).toBeFalsy();
+      expect((res.structuredContent as { totals: { games: number } }).totals.games).toBe(40);
+    } finally {
+      await client.close();
+    }
+  });
+});
