@@ -26,7 +26,6 @@ let table: { lines: OpeningLine[]; byPosition: Map<string, OpeningLine> } | null
 export function openingTable() {
   if (table) return table;
   const lines: OpeningLine[] = [];
-  const byPosition = new Map<string, OpeningLine>();
   for (const file of ['a', 'b', 'c', 'd', 'e']) {
     const text = readFileSync(join(dataDir, 'openings', `${file}.tsv`), 'utf8');
     for (const row of text.split('\n').slice(1)) {
@@ -36,13 +35,28 @@ export function openingTable() {
         .split(/\s+/)
         .filter((t) => t && !/^\d+\.+$/.test(t))
         .map((t) => t.replace(/^\d+\.+/, ''));
-      const line = { eco, name, moves };
-      lines.push(line);
-      const board = new Chess();
-      for (const san of moves) board.move(san);
-      const key = positionKey(board.fen());
-      // Several names can share a position; the table lists the general one first, keep it.
-      if (!byPosition.has(key)) byPosition.set(key, line);
+      lines.push({ eco, name, moves });
+    }
+  }
+  // Replaying each line from the start costs ~30,000 moves; walking them in move order and undoing
+  // only back to the shared prefix plays each distinct prefix once.
+  const byPosition = new Map<string, OpeningLine>();
+  const firstIndex = new Map<string, number>();
+  const order = lines.map((_, i) => i).sort((a, b) => compareMoves(lines[a].moves, lines[b].moves) || a - b);
+  const board = new Chess();
+  let played: string[] = [];
+  for (const i of order) {
+    const line = lines[i];
+    let common = 0;
+    while (common < played.length && common < line.moves.length && played[common] === line.moves[common]) common += 1;
+    for (let k = played.length; k > common; k -= 1) board.undo();
+    for (const san of line.moves.slice(common)) board.move(san);
+    played = line.moves;
+    const key = positionKey(board.fen());
+    // Several names can share a position; keep the one listed first in the table (the general name).
+    if ((firstIndex.get(key) ?? Infinity) > i) {
+      firstIndex.set(key, i);
+      byPosition.set(key, line);
     }
   }
   table = { lines, byPosition };
@@ -53,6 +67,13 @@ export function openingTable() {
  * Names a game by walking its moves and keeping the deepest named position reached
  * (by position, not move order, so transpositions are caught). Null when no position is named.
  */
+function compareMoves(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
 export function classifyOpening(sanMoves: readonly string[], maxPlies = 40): OpeningMatch | null {
   const { byPosition } = openingTable();
   const board = new Chess();
