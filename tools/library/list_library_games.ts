@@ -6,7 +6,7 @@ export const listLibraryGames = defineTool({
   name: 'list_library_games',
   title: 'List the classic-games library',
   description:
-    'About 50 published classic games (no token needed), oldest first: slug, players, event, date, result, opening, era, themes and a one-line summary. Narrow by era or theme. Pass a slug to get_library_game.',
+    'The classic-games library, about sixty annotated games from 1834 to 2017 (no token needed), oldest first: slug, players, event, date, result, opening, era, themes and a one-line summary. Narrow by era or theme. Pass a slug to get_library_game.',
   access: 'public',
   family: 'library',
   rest: { method: 'GET', path: '/api/v1/library' },
