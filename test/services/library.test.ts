@@ -106,10 +106,10 @@ describe('the published library', () => {
     expect(n).toBeLessThanOrEqual(600);
   });
 
-  test.each(lib.entries.map((e) => [e.meta.slug, e] as const))('%s: every move the essay cites is in the score', (slug, e) => {
+  test.each(lib.entries.map((e) => [e.meta.slug, e] as const))('%s: every move the essay and summary cite is in the score', (slug, e) => {
     const game = replays.get(slug)!;
-    const cited = citedMoves(e.essay);
-    expect(cited.length).toBeGreaterThanOrEqual(3); // an essay that names no moves cannot describe turning points
+    expect(citedMoves(e.essay).length).toBeGreaterThanOrEqual(3); // an essay that names no moves cannot describe turning points
+    const cited = [...citedMoves(e.essay), ...citedMoves(e.meta.summary)];
     const wrong = cited.filter((c) => sanAt(game, c.move, c.colour) !== c.san).map((c) => `${c.text} (${c.colour} ${c.move}: game has ${sanAt(game, c.move, c.colour)})`);
     expect(wrong).toEqual([]);
   });
