@@ -79,6 +79,16 @@ export const LibraryAccuracyFile = z
   .describe('accuracy.json written by the review pipeline');
 export type LibraryAccuracyFile = z.infer<typeof LibraryAccuracyFile>;
 
+/**
+ * Any string is accepted (up to a sanity bound) so that a malformed slug gets the same 404 as an
+ * unknown one, instead of a validation error that would tell them apart.
+ */
+export const GetLibraryGameInput = z
+  .object({
+    slug: z.string().max(4096).describe('Slug from list_library_games (lowercase kebab, e.g. anderssen-kieseritzky-1851)'),
+  })
+  .strict();
+
 export const ListLibraryGamesInput = z
   .object({
     era: LibraryEra.optional().describe(

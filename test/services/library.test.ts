@@ -177,6 +177,9 @@ describe('list_library_games and get_library_game through the tool path', () => 
     const unknown = await app.call(getTool, { slug: 'kasparov-deep-thought-1989' });
     const malformed = await app.call(getTool, { slug: '../../etc/passwd' });
     const upper = await app.call(getTool, { slug: 'Anderssen-Kieseritzky-1851' });
+    const long = await app.call(getTool, { slug: `x${'-y'.repeat(200)}` });
+    const empty = await app.call(getTool, { slug: '' });
+    for (const r of [long, empty]) expect(JSON.stringify(r.body)).toBe(JSON.stringify(unknown.body));
     expect(unknown.status).toBe(404);
     expect(malformed.status).toBe(404);
     expect(upper.status).toBe(404);

@@ -1,5 +1,4 @@
-import { LibraryGameDetail } from '../../schemas/library.js';
-import { LibrarySlugInput } from '../../schemas/public.js';
+import { LibraryGameDetail, GetLibraryGameInput } from '../../schemas/library.js';
 import { getLibraryGame as getGame } from '../../src/services/library.js';
 import { defineTool } from '../defineTool.js';
 
@@ -11,7 +10,7 @@ export const getLibraryGame = defineTool({
   access: 'public',
   family: 'library',
   rest: { method: 'GET', path: '/api/v1/library/{slug}' },
-  input: LibrarySlugInput,
+  input: GetLibraryGameInput,
   output: LibraryGameDetail,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   statuses: [404, 429],
