@@ -114,6 +114,18 @@ describe('the published library', () => {
     expect(wrong).toEqual([]);
   });
 
+  test.each(lib.entries.map((e) => [e.meta.slug, e] as const))('%s: era matches the year and tags match the game', (slug, e) => {
+    const year = Number(e.meta.date.slice(0, 4));
+    // Era boundaries as documented on LibraryEra.
+    const era = year < 1880 ? 'romantic' : year < 1920 ? 'classical' : year < 1946 ? 'interwar' : year < 1970 ? 'soviet' : year < 2000 ? 'modern' : 'engine';
+    expect(e.meta.era).toBe(era);
+    // "miniature" is documented as 25 moves or fewer.
+    if (e.meta.themes.includes('miniature')) expect(Math.ceil(replays.get(slug)!.plies.length / 2)).toBeLessThanOrEqual(25);
+    // "world-championship" only for title-match games, whose Event header says so.
+    if (e.meta.themes.includes('world-championship')) expect(e.meta.event).toMatch(/World Championship/);
+    expect(new Set(e.meta.themes).size).toBe(e.meta.themes.length);
+  });
+
   test('listing is chronological and every entry validates against the output schema', () => {
     const { games } = ListLibraryGamesOutput.parse({ games: lib.entries.map((e) => e.meta) });
     const dates = games.map((g) => g.date);
