@@ -24,7 +24,7 @@ function wordCount(text: string): number {
  * "12... Qd7" (Black). A White move may be followed by Black's reply ("12.Nxe5 Qd7"): that is
  * checked too, so a pair is only accepted when both halves are in the score.
  */
-export function citedMoves(essay: string): Array<{ move: number; colour: 'w' | 'b'; san: string; text: string }> {
+function citedMoves(essay: string): Array<{ move: number; colour: 'w' | 'b'; san: string; text: string }> {
   const SAN = String.raw`(?:O-O-O|O-O|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[QRBN])?)[+#]?`;
   const re = new RegExp(String.raw`(?<![\w.])(\d{1,3})(\.\.\.|…|\.)\s?(${SAN})(?:\s(${SAN})(?![\w-]))?`, 'g');
   const out: Array<{ move: number; colour: 'w' | 'b'; san: string; text: string }> = [];
