@@ -1,9 +1,5 @@
 import { z } from 'zod';
 
-export const LibrarySlugInput = z.object({
-  slug: z.string().min(1).max(120).describe('Slug from list_library_games'),
-});
-
 export const TnrInput = z.object({
   tnr: z
     .string()
