@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { AddEntryInput } from '../../schemas/coaching.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { AddEntryInput, Entry } from '../../schemas/coaching.js';
+import * as entries from '../../src/services/coaching/entries.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const AddCoachingEntryOutput = z.object({}).describe('Append a coaching entry');
 
 export const addCoachingEntry = defineTool({
   name: 'add_coaching_entry',
@@ -15,10 +11,8 @@ export const addCoachingEntry = defineTool({
   family: 'coachingWrite',
   rest: { method: 'POST', path: '/api/v1/me/coaching/entries' },
   input: AddEntryInput,
-  output: AddCoachingEntryOutput,
+  output: Entry,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   statuses: [400, 401, 404, 409, 413, 415, 429, 503],
-  handler: () => {
-    throw notAvailableYet('add_coaching_entry');
-  },
+  handler: (ctx, input) => entries.addCoachingEntry(ctx, input),
 });

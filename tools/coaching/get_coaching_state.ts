@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { NoInput } from '../../schemas/aggregates.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { CoachingState, CoachingStateInput } from '../../schemas/coaching.js';
+import * as state from '../../src/services/coaching/state.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const GetCoachingStateOutput = z.object({}).describe('Get the coaching state');
 
 export const getCoachingState = defineTool({
   name: 'get_coaching_state',
@@ -14,11 +10,9 @@ export const getCoachingState = defineTool({
   access: 'personal',
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me/coaching/state' },
-  input: NoInput,
-  output: GetCoachingStateOutput,
+  input: CoachingStateInput,
+  output: CoachingState,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  statuses: [401, 429],
-  handler: () => {
-    throw notAvailableYet('get_coaching_state');
-  },
+  statuses: [400, 401, 429],
+  handler: (ctx, input) => state.getCoachingState(ctx, input.cursor),
 });

@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { SavePositionInput } from '../../schemas/coaching.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { Position, SavePositionInput } from '../../schemas/coaching.js';
+import * as positions from '../../src/services/coaching/positions.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const SavePositionOutput = z.object({}).describe('Save a position');
 
 export const savePosition = defineTool({
   name: 'save_position',
@@ -15,10 +11,8 @@ export const savePosition = defineTool({
   family: 'coachingWrite',
   rest: { method: 'POST', path: '/api/v1/me/coaching/positions' },
   input: SavePositionInput,
-  output: SavePositionOutput,
+  output: Position,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   statuses: [400, 401, 404, 409, 413, 415, 429, 503],
-  handler: () => {
-    throw notAvailableYet('save_position');
-  },
+  handler: (ctx, input) => positions.savePosition(ctx, input),
 });

@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { SetFocusInput } from '../../schemas/coaching.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { Focus, SetFocusInput } from '../../schemas/coaching.js';
+import * as focus from '../../src/services/coaching/focus.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const SetTrainingFocusOutput = z.object({}).describe('Set, retitle or resolve a training focus');
 
 export const setTrainingFocus = defineTool({
   name: 'set_training_focus',
@@ -15,10 +11,8 @@ export const setTrainingFocus = defineTool({
   family: 'coachingWrite',
   rest: { method: 'POST', path: '/api/v1/me/coaching/focus' },
   input: SetFocusInput,
-  output: SetTrainingFocusOutput,
+  output: Focus,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   statuses: [400, 401, 404, 409, 413, 415, 429, 503],
-  handler: () => {
-    throw notAvailableYet('set_training_focus');
-  },
+  handler: (ctx, input) => focus.setTrainingFocus(ctx, input),
 });

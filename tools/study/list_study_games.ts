@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import { NoInput } from '../../schemas/aggregates.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { StudyList } from '../../schemas/study.js';
+import * as study from '../../src/services/study.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const ListStudyGamesOutput = z.object({}).describe('List my study collection');
 
 export const listStudyGames = defineTool({
   name: 'list_study_games',
@@ -15,10 +12,8 @@ export const listStudyGames = defineTool({
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me/study' },
   input: NoInput,
-  output: ListStudyGamesOutput,
+  output: StudyList,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   statuses: [401, 429],
-  handler: () => {
-    throw notAvailableYet('list_study_games');
-  },
+  handler: (ctx) => study.listStudyGames(ctx),
 });

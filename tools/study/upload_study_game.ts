@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { UploadStudyInput } from '../../schemas/study.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { UploadStudyInput, UploadStudyResult } from '../../schemas/study.js';
+import * as study from '../../src/services/study.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const UploadStudyGameOutput = z.object({}).describe('Upload a game to my study collection');
 
 export const uploadStudyGame = defineTool({
   name: 'upload_study_game',
@@ -15,10 +11,8 @@ export const uploadStudyGame = defineTool({
   family: 'studyUpload',
   rest: { method: 'POST', path: '/api/v1/me/study' },
   input: UploadStudyInput,
-  output: UploadStudyGameOutput,
+  output: UploadStudyResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   statuses: [400, 401, 413, 415, 429, 503],
-  handler: () => {
-    throw notAvailableYet('upload_study_game');
-  },
+  handler: (ctx, input) => study.uploadStudyGame(ctx, input.pgn),
 });
