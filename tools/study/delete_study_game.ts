@@ -6,7 +6,7 @@ export const deleteStudyGame = defineTool({
   name: 'delete_study_game',
   title: 'Delete a study game',
   description:
-    "Remove one owned study game and its per-ply notes. Irreversible; played games are never touched.",
+    "Remove one owned study game and its per-ply notes, by the exact id from list_study_games. Irreversible. The shared engine analysis of those moves and your played games are never touched. Unknown ids are a 404.",
   access: 'personal',
   family: 'personal',
   rest: { method: 'DELETE', path: '/api/v1/me/study/{id}' },

@@ -7,7 +7,7 @@ export const listStudyGames = defineTool({
   name: 'list_study_games',
   title: 'List my study collection',
   description:
-    "The personal study collection (games to study, separate from played games), newest first, up to 200 rows, with headers, length, opening, review status and notes count.",
+    "The personal study collection (games to study, separate from played games), newest first, up to 200 rows: players, event, date, result, all headers, length, opening, engine review status with both accuracies when reviewed, and how many plies carry a note. total counts the whole collection.",
   access: 'personal',
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me/study' },
