@@ -62,6 +62,8 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
   const uci = parsed.plies.map((p) => p.uci);
   const key = movesKey(parsed.startFen, uci);
   const notes = notesOf(parsed);
+  // Named before the write lock is taken: the first call loads the opening table, which is slow.
+  const opening = openingOf(parsed);
   const now = ctx.clock.now().toISOString();
   const userId = ctx.user.id;
   const { row, duplicate, notesAdded } = inTransaction(ctx.store, () => {
@@ -72,7 +74,6 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
       .get();
     let target = existing;
     if (!target) {
-      const opening = openingOf(parsed);
       target = ctx.store.db
         .insert(studyGames)
         .values({

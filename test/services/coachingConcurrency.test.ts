@@ -8,13 +8,19 @@ import { countRows, OPERA_FENS, RUY_LOPEZ_FEN } from './coachingFixtures.js';
 let app: TestApp;
 afterEach(() => app.close());
 
+type Writer = { userId: string; op: 'focus' | 'position' | 'study'; fen?: string };
+
 /** Runs `n` writers, each on its own connection in its own thread, released at the same instant. */
-async function race(n: number, data: { userId: string; op: 'focus' | 'position'; fen?: string }): Promise<number[]> {
+async function race(n: number, data: Writer): Promise<number[]> {
+  return raceAll(Array.from({ length: n }, () => data));
+}
+
+async function raceAll(writers: Writer[]): Promise<number[]> {
+  const n = writers.length;
   const barrier = new SharedArrayBuffer(8);
   const flag = new Int32Array(barrier);
-  const workers = Array.from(
-    { length: n },
-    () =>
+  const workers = writers.map(
+    (data) =>
       new Worker(new URL('./concurrentWriter.boot.mjs', import.meta.url), {
         workerData: { file: storeFile(app.dir), fen: data.fen ?? '', ...data, barrier },
       }),
@@ -60,5 +66,19 @@ describe('concurrent coaching writes', { timeout: 120_000 }, () => {
     const statuses = await race(6, { userId: user.id, op: 'position', fen: RUY_LOPEZ_FEN });
     expect(statuses).toEqual([200, 200, 409, 409, 409, 409]);
     expect(countRows(app.deps.store, 'saved_positions')).toBe(500);
+  });
+
+  test('four simultaneous uploads of the same mainline make one study row, with every upload’s notes merged', async () => {
+    app = makeTestApp();
+    const { user } = app.addUser();
+    // From the position after 1.e4 (a FEN header, so no opening lookup: the race is about the write).
+    const header = '[SetUp "1"]\n[FEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]\n\n';
+    const moves = ['1... e5', '2. Nf3', 'Nc6', '3. Bb5', 'a6', '4. Ba4'];
+    // Upload k comments ply k+1 only: four different notes, one per ply, and the same moves.
+    const pgns = [0, 1, 2, 3].map((k) => header + moves.map((m, i) => (i === k ? `${m} {note from upload ${k}}` : m)).join(' ') + ' *');
+    const statuses = await raceAll(pgns.map((pgn) => ({ userId: user.id, op: 'study' as const, fen: pgn })));
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(countRows(app.deps.store, 'study_games')).toBe(1);
+    expect(countRows(app.deps.store, 'study_notes')).toBe(4);
   });
 });

@@ -7,10 +7,11 @@ import type { PersonalCtx } from '../../src/context.js';
 import { ApiError } from '../../src/errors.js';
 import { setTrainingFocus } from '../../src/services/coaching/focus.js';
 import { savePosition } from '../../src/services/coaching/positions.js';
+import { uploadStudyGame } from '../../src/services/study.js';
 import { openStore } from '../../src/store/db.js';
 import { users } from '../../src/store/schema/index.js';
 
-const { file, userId, op, fen, barrier } = workerData as { file: string; userId: string; op: 'focus' | 'position'; fen: string; barrier: SharedArrayBuffer };
+const { file, userId, op, fen, barrier } = workerData as { file: string; userId: string; op: 'focus' | 'position' | 'study'; fen: string; barrier: SharedArrayBuffer };
 const store = openStore(file);
 const user = store.db.select().from(users).where(eq(users.id, userId)).get()!;
 const ctx = { store, clock: systemClock, user } as unknown as PersonalCtx;
@@ -20,7 +21,9 @@ Atomics.wait(flag, 0, 0); // until the main thread opens the gate
 let status = 200;
 try {
   if (op === 'focus') setTrainingFocus(ctx, { title: `focus from ${process.pid}/${Math.random()}` });
-  else savePosition(ctx, { fen, label: 'race' });
+  else if (op === 'position') savePosition(ctx, { fen, label: 'race' });
+  // For a study race, `fen` carries the PGN text.
+  else uploadStudyGame(ctx, fen);
 } catch (err) {
   status = err instanceof ApiError ? err.status : 500;
   if (status === 500) console.error(err);
