@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { movesKey, START_FEN } from '../../src/chess/pgn.js';
 import { STUDY_NOT_FOUND } from '../../src/services/study.js';
-import { analyses, pgns, studyGames, studyNotes } from '../../src/store/schema/index.js';
+import { analyses, pgns, reviewJobs, studyGames, studyNotes } from '../../src/store/schema/index.js';
 import { deleteStudyGame } from '../../tools/study/delete_study_game.js';
 import { listStudyGames } from '../../tools/study/list_study_games.js';
 import { requestStudyAnalysis } from '../../tools/study/request_study_analysis.js';
@@ -161,6 +161,36 @@ describe('list_study_games', () => {
     expect(body.games.map((g) => g.white)).toEqual(['W', 'Alice']);
     expect(body.games[0].opening?.name).toBe('Ruy Lopez');
     expect(body.games[0].opening?.eco).toBe('C60');
+  });
+});
+
+describe('list_study_games review status', () => {
+  test('queued, running or failed from the owner’s latest review job of those moves; complete from the analysis', async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, a.token)).body as { id: string };
+    const key = movesKey(START_FEN, SCHOLAR_UCI);
+    const status = async (token: string) =>
+      ((await app.call(listStudyGames, {}, token)).body as { games: Array<{ review: { status: string } }> }).games[0].review.status;
+    const job = (userId: string, id: string, st: 'queued' | 'running' | 'failed', createdAt: string) =>
+      app.deps.store.db
+        .insert(reviewJobs)
+        .values({ id, userId, subjectKind: 'study', subjectId: row.id, movesKey: key, startFen: START_FEN, movesUci: SCHOLAR_UCI.join(' '), status: st, createdAt })
+        .run();
+    expect(await status(a.token)).toBe('none');
+    job(a.user.id, 'j1', 'failed', '2026-11-20T10:00:00Z');
+    expect(await status(a.token)).toBe('failed');
+    job(a.user.id, 'j2', 'running', '2026-11-20T11:00:00Z');
+    expect(await status(a.token)).toBe('running');
+    // Another user's job on the same moves says nothing about this user's row.
+    await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, b.token);
+    expect(await status(b.token)).toBe('none');
+    app.deps.store.db
+      .insert(analyses)
+      .values({ movesKey: key, payload: '{}', engine: 'e', depth: 1, nodesPerPosition: 1, accuracyWhite: 88, accuracyBlack: 12, analysedAt: '2026-11-20T11:30:00Z' })
+      .run();
+    // The analysis is shared by moves: both users see it complete.
+    expect([await status(a.token), await status(b.token)]).toEqual(['complete', 'complete']);
   });
 });
 
