@@ -54,7 +54,7 @@ export const ListPositionsInput = z.object({
 
 export const PositionIdInput = z.object({ id: z.string().min(1).max(100).describe('Saved position id from list_saved_positions') });
 
-export const CoachingStateInput = z.strictObject({
+export const CoachingStateInput = z.object({
   cursor: z
     .string()
     .min(1)
