@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { ListPositionsInput } from '../../schemas/coaching.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { ListPositionsInput, PositionList } from '../../schemas/coaching.js';
+import * as positions from '../../src/services/coaching/positions.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const ListSavedPositionsOutput = z.object({}).describe('List saved positions');
 
 export const listSavedPositions = defineTool({
   name: 'list_saved_positions',
@@ -15,10 +11,8 @@ export const listSavedPositions = defineTool({
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me/coaching/positions' },
   input: ListPositionsInput,
-  output: ListSavedPositionsOutput,
+  output: PositionList,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   statuses: [400, 401, 429],
-  handler: () => {
-    throw notAvailableYet('list_saved_positions');
-  },
+  handler: (ctx, input) => positions.listSavedPositions(ctx, input),
 });

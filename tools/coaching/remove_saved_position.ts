@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { PositionIdInput } from '../../schemas/coaching.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { PositionIdInput, RemovePositionResult } from '../../schemas/coaching.js';
+import * as positions from '../../src/services/coaching/positions.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const RemoveSavedPositionOutput = z.object({}).describe('Remove a saved position');
 
 export const removeSavedPosition = defineTool({
   name: 'remove_saved_position',
@@ -15,10 +11,8 @@ export const removeSavedPosition = defineTool({
   family: 'coachingWrite',
   rest: { method: 'DELETE', path: '/api/v1/me/coaching/positions/{id}' },
   input: PositionIdInput,
-  output: RemoveSavedPositionOutput,
+  output: RemovePositionResult,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   statuses: [401, 404, 429, 503],
-  handler: () => {
-    throw notAvailableYet('remove_saved_position');
-  },
+  handler: (ctx, input) => positions.removeSavedPosition(ctx, input.id),
 });

@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { ReviewRequestInput } from '../../schemas/review.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { ReviewRequestInput, ReviewResponse } from '../../schemas/review.js';
+import * as study from '../../src/services/study.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const RequestStudyAnalysisOutput = z.object({}).describe('Request an engine review of a study game');
 
 export const requestStudyAnalysis = defineTool({
   name: 'request_study_analysis',
@@ -15,10 +11,8 @@ export const requestStudyAnalysis = defineTool({
   family: 'review',
   rest: { method: 'POST', path: '/api/v1/me/study/{id}/review' },
   input: ReviewRequestInput,
-  output: RequestStudyAnalysisOutput,
+  output: ReviewResponse,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   statuses: [202, 400, 401, 404, 429, 503],
-  handler: () => {
-    throw notAvailableYet('request_study_analysis');
-  },
+  handler: (ctx, input) => study.requestStudyAnalysis(ctx, input.id, input.wait),
 });

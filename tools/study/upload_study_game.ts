@@ -1,24 +1,18 @@
-import { z } from 'zod';
-import { UploadStudyInput } from '../../schemas/study.js';
-import { notAvailableYet } from '../../src/errors.js';
+import { UploadStudyInput, UploadStudyResult } from '../../schemas/study.js';
+import * as study from '../../src/services/study.js';
 import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const UploadStudyGameOutput = z.object({}).describe('Upload a game to my study collection');
 
 export const uploadStudyGame = defineTool({
   name: 'upload_study_game',
   title: 'Upload a game to my study collection',
   description:
-    "Add one PGN game to the study collection. Deduplicated by moves: the same mainline returns the existing row (keeping its analysis) and its comments fill plies that have no note. 20 uploads per hour.",
+    "Add one PGN game (1 to 100,000 characters; headers optional, movetext required) to the study collection, for games you want to study rather than games you played (use attach_pgn for those). Deduplicated by moves: the same mainline returns the existing row (duplicate: true, its analysis kept) and its comments fill only plies that have no note yet. Comments become per-ply notes; clocks are ignored. A multi-game, moveless or unparseable PGN is a 400 saying which. 20 uploads per hour. Next: request_study_analysis with the returned id.",
   access: 'personal',
   family: 'studyUpload',
   rest: { method: 'POST', path: '/api/v1/me/study' },
   input: UploadStudyInput,
-  output: UploadStudyGameOutput,
+  output: UploadStudyResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   statuses: [400, 401, 413, 415, 429, 503],
-  handler: () => {
-    throw notAvailableYet('upload_study_game');
-  },
+  handler: (ctx, input) => study.uploadStudyGame(ctx, input.pgn),
 });

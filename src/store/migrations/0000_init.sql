@@ -137,4 +137,96 @@ CREATE TABLE `review_jobs` (
 );
 --> statement-breakpoint
 CREATE INDEX `review_jobs_status` ON `review_jobs` (`status`,`created_at`);--> statement-breakpoint
-CREATE INDEX `review_jobs_subject` ON `review_jobs` (`user_id`,`subject_kind`,`subject_id`);
+CREATE INDEX `review_jobs_subject` ON `review_jobs` (`user_id`,`subject_kind`,`subject_id`);--> statement-breakpoint
+CREATE TABLE `study_games` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`moves_key` text NOT NULL,
+	`start_fen` text NOT NULL,
+	`san_moves` text NOT NULL,
+	`uci_moves` text NOT NULL,
+	`ply_count` integer NOT NULL,
+	`headers` text NOT NULL,
+	`result` text NOT NULL,
+	`eco` text,
+	`opening` text,
+	`pgn_hash` text NOT NULL,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`pgn_hash`) REFERENCES `pgns`(`hash`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `study_games_user_moves` ON `study_games` (`user_id`,`moves_key`);--> statement-breakpoint
+CREATE INDEX `study_games_user_created` ON `study_games` (`user_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `study_notes` (
+	`study_game_id` text NOT NULL,
+	`ply` integer NOT NULL,
+	`text` text NOT NULL,
+	`created_at` text NOT NULL,
+	PRIMARY KEY(`study_game_id`, `ply`),
+	FOREIGN KEY (`study_game_id`) REFERENCES `study_games`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `coaching_entries` (
+	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`body` text NOT NULL,
+	`status` text,
+	`assignment_id` text,
+	`position_id` text,
+	`correct` integer,
+	`focus_id` text,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`focus_id`) REFERENCES `coaching_focuses`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `coaching_entries_id_unique` ON `coaching_entries` (`id`);--> statement-breakpoint
+CREATE INDEX `coaching_entries_user_seq` ON `coaching_entries` (`user_id`,`seq`);--> statement-breakpoint
+CREATE INDEX `coaching_entries_assignment` ON `coaching_entries` (`user_id`,`assignment_id`);--> statement-breakpoint
+CREATE INDEX `coaching_entries_user_kind` ON `coaching_entries` (`user_id`,`kind`,`seq`);--> statement-breakpoint
+CREATE TABLE `coaching_focuses` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`title` text NOT NULL,
+	`status` text NOT NULL,
+	`created_at` text NOT NULL,
+	`resolved_at` text,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `coaching_focuses_user_status` ON `coaching_focuses` (`user_id`,`status`);--> statement-breakpoint
+CREATE TABLE `position_quizzes` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`position_id` text NOT NULL,
+	`entry_id` text NOT NULL,
+	`correct` integer NOT NULL,
+	`quizzed_at` text NOT NULL,
+	FOREIGN KEY (`position_id`) REFERENCES `saved_positions`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `position_quizzes_position` ON `position_quizzes` (`position_id`,`id`);--> statement-breakpoint
+CREATE TABLE `saved_positions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`fen` text NOT NULL,
+	`label` text NOT NULL,
+	`why` text,
+	`focus_id` text,
+	`source_kind` text,
+	`source_id` text,
+	`source_ply` integer,
+	`eval_cp` integer,
+	`eval_mate` integer,
+	`best_move_uci` text,
+	`last_quizzed_at` text,
+	`last_quiz_correct` integer,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`focus_id`) REFERENCES `coaching_focuses`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `saved_positions_user_created` ON `saved_positions` (`user_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `saved_positions_user_focus` ON `saved_positions` (`user_id`,`focus_id`);

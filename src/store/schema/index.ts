@@ -4,3 +4,5 @@ export * from './games.js';
 export * from './limits.js';
 export * from './ratings.js';
 export * from './reviews.js';
+export * from './study.js';
+export * from './coaching.js';

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { CoachingState } from '../../../schemas/coaching.js';
+import type { PersonalCtx } from '../../context.js';
+import { ApiError } from '../../errors.js';
+import { entryPage, lastSessionAt, openAssignments } from './entries.js';
+import { activeFocuses, recentlyResolvedFocuses, toFocus } from './focus.js';
+import { positionSummary } from './positions.js';
+
+/** The cursor is the log position to read before, written so agents treat it as opaque. */
+const CURSOR = /^e(\d{1,15})$/;
+const encodeCursor = (seq: number) => `e${seq}`;
+
+/** Everything agreed in coaching, in one read. */
+export function getCoachingState(ctx: PersonalCtx, cursor: string | undefined): z.input<typeof CoachingState> {
+  let before: number | null = null;
+  if (cursor !== undefined) {
+    const m = CURSOR.exec(cursor);
+    if (!m) throw new ApiError(400, 'cursor: not a cursor from get_coaching_state; omit it for the newest entries');
+    before = Number(m[1]);
+  }
+  // One read transaction: the parts of the state agree with each other.
+  return ctx.store.sqlite.transaction(() => {
+  const { entries, nextSeq } = entryPage(ctx, before);
+  return {
+    focuses: { active: activeFocuses(ctx).map(toFocus), recentlyResolved: recentlyResolvedFocuses(ctx).map(toFocus) },
+    entries,
+    nextCursor: nextSeq === null ? null : encodeCursor(nextSeq),
+    openAssignments: openAssignments(ctx),
+    positions: positionSummary(ctx),
+    lastSessionAt: lastSessionAt(ctx),
+  };
+  })();
+}

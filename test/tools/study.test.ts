@@ -1,0 +1,251 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { movesKey, START_FEN } from '../../src/chess/pgn.js';
+import { STUDY_NOT_FOUND } from '../../src/services/study.js';
+import { analyses, pgns, reviewJobs, studyGames, studyNotes } from '../../src/store/schema/index.js';
+import { deleteStudyGame } from '../../tools/study/delete_study_game.js';
+import { listStudyGames } from '../../tools/study/list_study_games.js';
+import { requestStudyAnalysis } from '../../tools/study/request_study_analysis.js';
+import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+
+// Scholar's mate, with comments on plies 1 and 3 and a comment before the first move.
+const SCHOLAR_A = `[Event "Club night"]
+[White "Alice"]
+[Black "Bob"]
+[Date "2026.01.02"]
+[Result "1-0"]
+
+{A classic trap} 1. e4 {King's pawn} e5 2. Bc4 {Eyes f7} Nc6 3. Qh5 Nf6 4. Qxf7# 1-0`;
+
+// The same mainline with other headers, clocks, a different comment on ply 3 and a new one on ply 5.
+const SCHOLAR_B = `[Event "Blitz"]
+[White "Carol"]
+[Black "Dan"]
+[Result "1-0"]
+
+1. e4 {[%clk 0:03:00]} e5 {[%clk 0:03:00]} 2. Bc4 {Another view of ply 3} Nc6 3. Qh5 {Threatens mate} Nf6 4. Qxf7# 1-0`;
+
+const SCHOLAR_UCI = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+
+let app: TestApp;
+beforeEach(() => {
+  app = makeTestApp();
+});
+afterEach(() => app.close());
+
+const count = (table: typeof studyGames | typeof studyNotes | typeof analyses | typeof pgns) =>
+  app.deps.store.db.select({ n: sql<number>`count(*)` }).from(table).get()!.n;
+
+describe('upload_study_game', () => {
+  test('stores a new row with headers, length, opening and per-ply notes', async () => {
+    const { token } = app.addUser();
+    const res = await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token);
+    expect(res.status).toBe(200);
+    const row = res.body as Record<string, unknown>;
+    expect(row).toMatchObject({
+      white: 'Alice',
+      black: 'Bob',
+      event: 'Club night',
+      date: '2026.01.02',
+      result: '1-0',
+      // 7 plies = White's 4 moves and Black's 3: ceil(7/2) = 4 full moves.
+      plyCount: 7,
+      movesCount: 4,
+      startFen: START_FEN,
+      // Preface (ply 0) + plies 1 and 3.
+      notesCount: 3,
+      notesAdded: 3,
+      duplicate: false,
+      review: { status: 'none', accuracyWhite: null, accuracyBlack: null },
+    });
+    // data/openings/c.tsv names "1. e4 e5 2. Bc4" as C23 Bishop's Opening; no deeper line of this game is named.
+    expect(row.opening).toEqual({ eco: 'C23', name: "Bishop's Opening" });
+    const stored = app.deps.store.db.select().from(studyGames).get()!;
+    expect(stored.movesKey).toBe(movesKey(START_FEN, SCHOLAR_UCI));
+    expect(stored.uciMoves).toBe(SCHOLAR_UCI.join(' '));
+  });
+
+  test('the same mainline returns the same row, keeps its analysis, and only fills plies with no note', async () => {
+    const { token } = app.addUser();
+    const first = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token)).body as { id: string };
+    // An analysis of that mainline exists (as the engine would store it).
+    app.deps.store.db
+      .insert(analyses)
+      .values({
+        movesKey: movesKey(START_FEN, SCHOLAR_UCI),
+        payload: '{}',
+        engine: 'Stockfish 17',
+        depth: 18,
+        nodesPerPosition: 1_000_000,
+        accuracyWhite: 91.5,
+        accuracyBlack: 40.25,
+        analysedAt: '2026-11-20T11:00:00Z',
+      })
+      .run();
+    const second = await app.call(uploadStudyGame, { pgn: SCHOLAR_B }, token);
+    expect(second.status).toBe(200);
+    // Ply 3 already had "Eyes f7": kept. Ply 5 "Threatens mate" is new. Clocks are not notes.
+    expect(second.body).toMatchObject({
+      id: first.id,
+      duplicate: true,
+      notesAdded: 1,
+      notesCount: 4,
+      white: 'Alice',
+      review: { status: 'complete', accuracyWhite: 91.5, accuracyBlack: 40.25 },
+    });
+    expect(count(studyGames)).toBe(1);
+    const notes = app.deps.store.db.select().from(studyNotes).all().sort((a, b) => a.ply - b.ply);
+    expect(notes.map((n) => [n.ply, n.text])).toEqual([
+      [0, 'A classic trap'],
+      [1, "King's pawn"],
+      [3, 'Eyes f7'],
+      [5, 'Threatens mate'],
+    ]);
+  });
+
+  test('two users uploading the same moves get separate rows', async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    const ra = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, a.token)).body as { id: string };
+    const rb = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, b.token)).body as { id: string; duplicate: boolean };
+    expect(rb.id).not.toBe(ra.id);
+    expect(rb.duplicate).toBe(false);
+  });
+
+  test.each([
+    ['multi-game', `${SCHOLAR_A}\n\n${SCHOLAR_B}`, /^multi-game PGN/],
+    ['moveless', '[Event "x"]\n[Result "*"]\n\n*', /^moveless PGN/],
+    ['unparseable', '1. e4 {never closed', /^unparseable PGN/],
+    ['illegal', '1. e4 e5 2. Ke3 *', /^unparseable PGN \(illegal move\)/],
+  ])('a %s PGN is refused with 400 saying which, and nothing is stored', async (_, pgn, message) => {
+    const { token } = app.addUser();
+    const res = await app.call(uploadStudyGame, { pgn }, token);
+    expect(res.status).toBe(400);
+    expect((res.body as { error: string }).error).toMatch(message);
+    expect([count(studyGames), count(studyNotes), count(pgns)]).toEqual([0, 0, 0]);
+  });
+
+  test('size limit: 100,000 characters pass, 100,001 are refused', async () => {
+    const { token } = app.addUser();
+    // Pad the Scholar's mate with a trailing comment on the last move to reach exactly the limit.
+    const base = SCHOLAR_A.replace(' 1-0', '').replace(/1-0`?$/, '');
+    const fill = (n: number) => `${base} {${'x'.repeat(n - base.length - 3)}}`;
+    expect(fill(100_000)).toHaveLength(100_000);
+    expect((await app.call(uploadStudyGame, { pgn: fill(100_000) }, token)).status).toBe(200);
+    const over = await app.call(uploadStudyGame, { pgn: fill(100_001) }, token);
+    expect(over.status).toBe(400);
+    expect((over.body as { error: string }).error).toMatch(/^pgn:/);
+  });
+
+  test('only {pgn} is accepted', async () => {
+    const { token } = app.addUser();
+    const res = await app.call(uploadStudyGame, { pgn: SCHOLAR_A, title: 'x' }, token);
+    expect(res.status).toBe(400);
+    expect(count(studyGames)).toBe(0);
+  });
+});
+
+describe('list_study_games', () => {
+  test('newest first, only the owner’s rows, with total', async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, a.token);
+    app.clock.advance(60_000);
+    const ruy = '[White "W"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *';
+    await app.call(uploadStudyGame, { pgn: ruy }, a.token);
+    await app.call(uploadStudyGame, { pgn: SCHOLAR_B }, b.token);
+    const res = await app.call(listStudyGames, {}, a.token);
+    const body = res.body as { games: Array<{ white: string; opening: { eco: string; name: string } | null }>; total: number };
+    expect(body.total).toBe(2);
+    expect(body.games.map((g) => g.white)).toEqual(['W', 'Alice']);
+    expect(body.games[0].opening?.name).toBe('Ruy Lopez');
+    expect(body.games[0].opening?.eco).toBe('C60');
+  });
+});
+
+describe('list_study_games review status', () => {
+  test('queued, running or failed from the owner’s latest review job of those moves; complete from the analysis', async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, a.token)).body as { id: string };
+    const key = movesKey(START_FEN, SCHOLAR_UCI);
+    const status = async (token: string) =>
+      ((await app.call(listStudyGames, {}, token)).body as { games: Array<{ review: { status: string } }> }).games[0].review.status;
+    const job = (userId: string, id: string, st: 'queued' | 'running' | 'failed', createdAt: string) =>
+      app.deps.store.db
+        .insert(reviewJobs)
+        .values({ id, userId, subjectKind: 'study', subjectId: row.id, movesKey: key, startFen: START_FEN, movesUci: SCHOLAR_UCI.join(' '), status: st, createdAt })
+        .run();
+    expect(await status(a.token)).toBe('none');
+    job(a.user.id, 'j1', 'failed', '2026-11-20T10:00:00Z');
+    expect(await status(a.token)).toBe('failed');
+    job(a.user.id, 'j2', 'running', '2026-11-20T11:00:00Z');
+    expect(await status(a.token)).toBe('running');
+    // Another user's job on the same moves says nothing about this user's row.
+    await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, b.token);
+    expect(await status(b.token)).toBe('none');
+    app.deps.store.db
+      .insert(analyses)
+      .values({ movesKey: key, payload: '{}', engine: 'e', depth: 1, nodesPerPosition: 1, accuracyWhite: 88, accuracyBlack: 12, analysedAt: '2026-11-20T11:30:00Z' })
+      .run();
+    // The analysis is shared by moves: both users see it complete.
+    expect([await status(a.token), await status(b.token)]).toEqual(['complete', 'complete']);
+  });
+});
+
+describe('delete_study_game', () => {
+  test('removes the row and its notes; the shared analysis and PGN text stay', async () => {
+    const { token } = app.addUser();
+    const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token)).body as { id: string };
+    app.deps.store.db
+      .insert(analyses)
+      .values({
+        movesKey: movesKey(START_FEN, SCHOLAR_UCI),
+        payload: '{}',
+        engine: 'e',
+        depth: 1,
+        nodesPerPosition: 1,
+        accuracyWhite: 50,
+        accuracyBlack: 50,
+        analysedAt: '2026-11-20T11:00:00Z',
+      })
+      .run();
+    expect(count(studyNotes)).toBe(3);
+    const res = await app.call(deleteStudyGame, { id: row.id }, token);
+    expect(res).toMatchObject({ status: 200, body: { deleted: true, id: row.id, notesDeleted: 3 } });
+    expect([count(studyGames), count(studyNotes), count(analyses), count(pgns)]).toEqual([0, 0, 1, 1]);
+    // Irreversible: a second delete finds nothing.
+    expect((await app.call(deleteStudyGame, { id: row.id }, token)).status).toBe(404);
+  });
+
+  test('a foreign id answers exactly as an unknown one and deletes nothing', async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, a.token)).body as { id: string };
+    const before = [count(studyGames), count(studyNotes)];
+    const foreign = await app.call(deleteStudyGame, { id: row.id }, b.token);
+    const unknown = await app.call(deleteStudyGame, { id: 'no-such-id' }, b.token);
+    expect(foreign).toEqual(unknown);
+    expect(foreign).toMatchObject({ status: 404, body: { error: STUDY_NOT_FOUND } });
+    expect([count(studyGames), count(studyNotes)]).toEqual(before);
+  });
+});
+
+describe('request_study_analysis', () => {
+  test('unknown and foreign ids are the same 404, before any review work', async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, a.token)).body as { id: string };
+    const foreign = await app.call(requestStudyAnalysis, { id: row.id }, b.token);
+    const unknown = await app.call(requestStudyAnalysis, { id: 'nope' }, b.token);
+    expect(foreign).toEqual(unknown);
+    expect(foreign).toMatchObject({ status: 404, body: { error: STUDY_NOT_FOUND } });
+  });
+
+  test('wait outside 0..45 is refused with 400', async () => {
+    const { token } = app.addUser();
+    const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token)).body as { id: string };
+    expect((await app.call(requestStudyAnalysis, { id: row.id, wait: 46 }, token)).status).toBe(400);
+  });
+});
