@@ -1,12 +1,14 @@
 import { issueToken } from '../auth/tokens.js';
 import type { AppDeps, User } from '../context.js';
 import { createUser } from '../services/accounts.js';
+import { seedCoaching } from './coaching.js';
 import { seedGames } from './games.js';
+import { seedStudy } from './study.js';
 import { seededRandom } from './rng.js';
 import type { DemoSeeder } from './seeder.js';
 
 /** Seeders in order: games first, everything else builds on them. */
-const SEEDERS: DemoSeeder[] = [seedGames];
+const SEEDERS: DemoSeeder[] = [seedGames, seedStudy, seedCoaching];
 
 export interface DemoOptions {
   games?: number;

@@ -38,7 +38,8 @@ describe('the CLI contract', { timeout: 120_000 }, () => {
     try {
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout())![1];
       expect(stdout()).toContain(`MCP server: ${url}/api/mcp`);
-      expect(stdout()).toContain('mcpServers');
+      // The config snippet follows the token line, possibly in a later chunk.
+      await expect.poll(() => stdout(), { timeout: 10_000 }).toContain('mcp-remote');
       const token = /token: +(cfp_\S+)/.exec(stdout())![1];
       const res = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
