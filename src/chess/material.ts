@@ -8,12 +8,17 @@ export function other(c: Color): Color {
   return c === 'w' ? 'b' : 'w';
 }
 
-/** The cheapest opponent piece that can legally capture on `square` (side to move captures), or null. */
+/**
+ * The cheapest piece of the side to move that can legally capture on `square`, or null.
+ * Only the pseudo-legal attackers' own moves are generated (a full verbose move list builds SAN
+ * and FENs for every move, which dominates the cost of a game's analysis).
+ */
 export function cheapestLegalCapturer(board: Chess, square: Square): { from: Square; piece: PieceSymbol } | null {
   let best: { from: Square; piece: PieceSymbol } | null = null;
-  for (const m of board.moves({ verbose: true })) {
-    if (m.to !== square || !m.captured) continue;
-    if (!best || PIECE_VALUE[m.piece] < PIECE_VALUE[best.piece]) best = { from: m.from, piece: m.piece };
+  for (const from of board.attackers(square, board.turn())) {
+    const piece = board.get(from);
+    if (!piece || (best && PIECE_VALUE[piece.type] >= PIECE_VALUE[best.piece])) continue;
+    if (board.moves({ square: from, verbose: true }).some((m) => m.to === square)) best = { from, piece: piece.type };
   }
   return best;
 }

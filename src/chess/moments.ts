@@ -4,7 +4,7 @@ import type { StoredAnalysis } from '../../schemas/engine.js';
 import { fromEngineScore, type Evaluation } from './evaluation.js';
 import { PIECE_NAME } from './material.js';
 import type { AnalysedPly } from './plyAnalysis.js';
-import { boardAt, playUci, replayLine } from './replay.js';
+import { boardAt, moveRef, playUci, replayLine } from './replay.js';
 
 export type Severity = (typeof SEVERITIES)[number];
 
@@ -99,11 +99,13 @@ export function momentOf(p: AnalysedPly, source: 'engine' | 'derived', analysis:
   if (x.bestMove && before?.lines[0]) {
     acceptable.push({ ...x.bestMove, note: "the engine's first choice" });
     const top = fromEngineScore(before.lines[0].score);
-    for (const alt of x.alternatives) {
-      const gap = top.value - alt.eval.value;
-      const sameKind = top.type === alt.eval.type && (top.type === 'cp' || top.mateIn === alt.eval.mateIn);
-      if (sameKind && gap <= ACCEPTABLE_WITHIN_CP)
-        acceptable.push({ ...alt.move, note: `engine alternative, ${(gap / 100).toFixed(2)} pawns below the first choice` });
+    for (const line of before.lines.slice(1)) {
+      const alt = fromEngineScore(line.score);
+      const gap = top.value - alt.value;
+      const sameKind = top.type === alt.type && (top.type === 'cp' || top.mateIn === alt.mateIn);
+      const ref = line.pv[0] ? moveRef(x.fenBefore, line.pv[0]) : null;
+      if (sameKind && gap <= ACCEPTABLE_WITHIN_CP && ref?.legal)
+        acceptable.push({ ...ref.move, note: `engine alternative, ${(gap / 100).toFixed(2)} pawns below the first choice` });
     }
   }
   const isBrilliant = x.classification === 'brilliant';

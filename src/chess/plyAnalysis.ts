@@ -14,6 +14,12 @@ export interface PlyContext {
   /** Seconds on the clock after each ply (games.clocks), or null. */
   clocks: ReadonlyArray<number | null> | null;
   timeControl: TimeControlInfo | null;
+  /**
+   * Which plies get their principal variation and alternatives replayed into SAN (default: all).
+   * Replaying lines is most of the cost of a game, so views that return a page or none pass a filter;
+   * plies left out carry empty lines. Classifications and concepts never depend on it.
+   */
+  withLines?: (ply: number) => boolean;
 }
 
 /** A ply plus the figures the derived views need and the response does not carry. */
@@ -62,13 +68,15 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
     const bestUci = uciFirst(analysis, i);
     const best = bestUci ? moveRef(fenBefore, bestUci) : null;
     const isBestMove = !!best?.legal && best.move.uci === playedMove.uci;
-    const pv = posBefore?.lines[0] ? replayLine(fenBefore, posBefore.lines[0].pv) : { san: [], uci: [], truncated: false };
-    const alternatives = (posBefore?.lines ?? []).slice(1).flatMap((l) => {
+    const withLines = ctx.withLines ? ctx.withLines(ply) : true;
+    const pv = withLines && posBefore?.lines[0] ? replayLine(fenBefore, posBefore.lines[0].pv) : { san: [], uci: [], truncated: false };
+    const alternatives = (withLines ? (posBefore?.lines ?? []) : []).slice(1).flatMap((l) => {
       const line = replayLine(fenBefore, l.pv);
       if (!line.uci.length) return [];
       return [{ move: { san: line.san[0], uci: line.uci[0] }, eval: fromEngineScore(l.score), line: line.san, lineUci: line.uci }];
     });
-    const legalCount = boardAt(fenBefore)?.moves().length ?? 0;
+    // perft(1) counts legal moves without building SAN for each.
+    const legalCount = boardAt(fenBefore)?.perft(1) ?? 0;
     const forcedMove = legalCount === 1;
     const lines = posBefore?.lines ?? [];
     const onlyMoveMargin =

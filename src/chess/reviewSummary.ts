@@ -38,7 +38,7 @@ export function summarizeReview(
   ctx: Omit<PlyContext, 'userColour'> = { clocks: null, timeControl: null },
 ): z.infer<typeof GameReviewSummary> {
   const analysis = parseStoredAnalysis(record.payload);
-  const plies = buildPlies(analysis, { ...ctx, userColour });
+  const plies = buildPlies(analysis, { ...ctx, userColour, withLines: () => false });
   const counts = Object.fromEntries(CLASSIFICATIONS.map((c) => [c, 0])) as Record<(typeof CLASSIFICATIONS)[number], number>;
   for (const p of plies) counts[p.ply.classification] += 1;
   const { moments } = selectMoments(plies, analysis, { side: 'both', maxMoments: 40 });

@@ -54,11 +54,12 @@ export interface AnalysedGame {
   timeControl: TimeControlInfo | null;
 }
 
-export function analyseGame(game: GameRow, row: AnalysisRow): AnalysedGame {
+/** `withLines` limits which plies get their lines replayed (see PlyContext.withLines). */
+export function analyseGame(game: GameRow, row: AnalysisRow, withLines?: (ply: number) => boolean): AnalysedGame {
   const stored = parseStoredAnalysis(row.payload);
   const clocks = parseClocks(game.clocks);
   const timeControl = parseTimeControl(game.timeControl);
-  const plies = buildPlies(stored, { userColour: game.colour, clocks, timeControl });
+  const plies = buildPlies(stored, { userColour: game.colour, clocks, timeControl, withLines });
   return { game, row, stored, plies, clocks, timeControl };
 }
 
@@ -107,11 +108,18 @@ export function getGameAnalysis(ctx: PersonalCtx, input: z.output<typeof Analysi
   const game = ownedGame(ctx, input.id);
   const row = analysisRow(ctx, game.movesKey);
   if (!row) return { analysed: false, gameId: game.id, nextStep: nextStepFor(game) };
-  const a = analyseGame(game, row);
-  const total = a.plies.length;
+  const stored = parseStoredAnalysis(row.payload);
+  const total = stored.movesUci.length;
   const fromPly = input.fromPly >= 1 && input.fromPly <= total ? input.fromPly : 1;
   const limit = Math.min(MAX_PLY_LIMIT, Math.max(1, input.limit));
-  const matchingPlies = a.plies.filter((p) => p.ply.ply >= fromPly && (input.side === 'both' || p.ply.isUserMove));
+  const isUserPly = (ply: number) => (ply % 2 === 1) === (stored.startFen.split(' ')[1] !== 'b') === (game.colour === 'white');
+  const wanted = (ply: number) => ply >= fromPly && (input.side === 'both' || isUserPly(ply));
+  // Only the page's plies get their lines replayed; every ply is still classified (miss needs the previous ply).
+  let inPage = 0;
+  const pagePlies = new Set<number>();
+  for (let ply = 1; ply <= total && inPage < limit; ply += 1) if (wanted(ply)) (pagePlies.add(ply), (inPage += 1));
+  const a = analyseGame(game, row, (ply) => pagePlies.has(ply));
+  const matchingPlies = a.plies.filter((p) => wanted(p.ply.ply));
   const page = matchingPlies.slice(0, limit);
   const more = matchingPlies.length > page.length;
   return {

@@ -11,7 +11,8 @@ export function getCriticalMoments(ctx: PersonalCtx, input: z.output<typeof Crit
   const game = ownedGame(ctx, input.id);
   const row = analysisRow(ctx, game.movesKey);
   if (!row) return { analysed: false, gameId: game.id, nextStep: nextStepFor(game) };
-  const a = analyseGame(game, row);
+  // Moments replay their own lines; the plies need none.
+  const a = analyseGame(game, row, () => false);
   const maxMoments = Math.min(MAX_MOMENTS, Math.max(1, input.maxMoments));
   const sel = selectMoments(a.plies, a.stored, {
     side: input.side,

@@ -116,7 +116,7 @@ export function getWeaknessProfile(ctx: PersonalCtx, input: z.output<typeof Weak
     .where(and(eq(games.userId, ctx.user.id), isNotNull(games.movesKey), from ? gte(games.playedAt, from) : undefined))
     .all();
   const reviewed: ReviewedGame[] = rows.map(({ game, analysis }) => {
-    const a = analyseGame(game, analysis);
+    const a = analyseGame(game, analysis, () => false);
     const named = game.opening ?? (game.sanMoves ? classifyOpening(game.sanMoves.split(' '))?.name : null) ?? null;
     return {
       gameId: game.id,
