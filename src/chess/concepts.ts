@@ -3,7 +3,7 @@ import type { Classification } from '../../schemas/common.js';
 import type { ConceptId, ConceptTag, Evaluation } from '../../schemas/analysis.js';
 import { PIECE_NAME, PIECE_VALUE, enPrise, other } from './material.js';
 import type { Phase } from './phase.js';
-import { boardAt, playUci } from './replay.js';
+import { boardAt, playUci, viewBoard } from './replay.js';
 
 /**
  * Concept detectors v1: deterministic tags from the stored analysis, the classification, clock
@@ -133,11 +133,23 @@ export function backRankMate(fen: string, line: readonly string[]): { mateSquare
   return { mateSquare: last.to, piece: PIECE_NAME[last.piece], kingSquare: king };
 }
 
-function moveAfter(fen: string, uci: string | undefined): { board: Chess; move: Move } | null {
+/** What the detectors need of a position after one engine move, read on a shared board and undone. */
+interface Probe {
+  move: Move;
+  inCheck: boolean;
+  forks: Array<{ square: Square; piece: string }> | null;
+  pinsAgainstMover: Pin[];
+}
+function probe(fen: string, uci: string | undefined): Probe | null {
   if (!uci) return null;
-  const board = boardAt(fen);
+  const board = viewBoard(fen);
   const move = board ? playUci(board, uci) : null;
-  return board && move ? { board, move } : null;
+  if (!board || !move) return null;
+  try {
+    return { move, inCheck: board.inCheck(), forks: forkTargets(board, move.to), pinsAgainstMover: pinsBy(board, move.color) };
+  } finally {
+    board.undo();
+  }
 }
 
 function undevelopedMinors(board: Chess, c: Color): number {
@@ -157,14 +169,14 @@ export function detectConcepts(x: ConceptInput): ConceptTag[] {
   const out: ConceptTag[] = [];
   const isError = ERRORS.has(x.classification);
   const mover: Color | null = x.played?.color ?? null;
-  const best = moveAfter(x.fenBefore, x.bestLine[0]);
+  const best = probe(x.fenBefore, x.bestLine[0]);
   const afterFen = x.played?.after ?? null;
-  const reply = afterFen ? moveAfter(afterFen, x.replyLine[0]) : null;
+  const reply = afterFen ? probe(afterFen, x.replyLine[0]) : null;
   const bestIsPlayed = !!best && !!x.played && best.move.lan === x.played.lan;
 
   // hanging_piece: the refutation takes a piece the move left en prise.
   if (isError && x.played && reply?.move.captured && PIECE_VALUE[reply.move.captured] >= 3) {
-    const before = boardAt(afterFen!)!;
+    const before = viewBoard(afterFen!)!;
     const hang = enPrise(before, reply.move.to, x.played.color);
     if (hang)
       out.push(tag('hanging_piece', { square: reply.move.to, piece: PIECE_NAME[reply.move.captured], capturedBy: reply.move.san, defended: hang.defended }));
@@ -190,40 +202,40 @@ export function detectConcepts(x: ConceptInput): ConceptTag[] {
   }
   // fork
   if (x.played && afterFen) {
-    const b = boardAt(afterFen)!;
+    const b = viewBoard(afterFen)!;
     const t = forkTargets(b, x.played.to);
     if (t) out.push(tag('fork', { role: 'played', square: x.played.to, piece: PIECE_NAME[x.played.piece], targets: t }));
     else if (isError && best && !bestIsPlayed) {
-      const tb = forkTargets(best.board, best.move.to);
+      const tb = best.forks;
       if (tb) out.push(tag('fork', { role: 'missed', move: best.move.san, square: best.move.to, piece: PIECE_NAME[best.move.piece], targets: tb }));
     }
     if (isError && reply) {
-      const tr = forkTargets(reply.board, reply.move.to);
+      const tr = reply.forks;
       if (tr) out.push(tag('fork', { role: 'allowed', move: reply.move.san, square: reply.move.to, piece: PIECE_NAME[reply.move.piece], targets: tr }));
     }
   }
   // pin
   if (x.played && afterFen && mover) {
-    const beforeBoard = boardAt(x.fenBefore)!;
+    const beforeBoard = viewBoard(x.fenBefore)!;
     const had = new Set(pinsBy(beforeBoard, mover).map(pinKey));
-    const made = pinsBy(boardAt(afterFen)!, mover).filter((p) => !had.has(pinKey(p)));
+    const made = pinsBy(viewBoard(afterFen)!, mover).filter((p) => !had.has(pinKey(p)));
     if (made.length) out.push(tag('pin', { role: 'played', pins: made }));
     if (isError && reply) {
-      const had2 = new Set(pinsBy(boardAt(afterFen)!, other(mover)).map(pinKey));
-      const got = pinsBy(reply.board, other(mover)).filter((p) => !had2.has(pinKey(p)));
+      const had2 = new Set(pinsBy(viewBoard(afterFen)!, other(mover)).map(pinKey));
+      const got = reply.pinsAgainstMover.filter((p) => !had2.has(pinKey(p)));
       if (got.length) out.push(tag('pin', { role: 'allowed', move: reply.move.san, pins: got }));
     }
   }
   // forcing_move_missed
   if (SERIOUS.has(x.classification) && best && !bestIsPlayed && x.played) {
-    const bestCheck = best.board.inCheck();
+    const bestCheck = best.inCheck;
     const forcing = bestCheck || !!best.move.captured;
     const playedForcing = !!x.played.captured || x.played.san.includes('+') || x.played.san.includes('#');
     if (forcing && !playedForcing) out.push(tag('forcing_move_missed', { bestMove: best.move.san, kind: bestCheck ? 'check' : 'capture', played: x.played.san }));
   }
   // opening_principle
   if (isError && x.phase === 'opening' && x.played && mover) {
-    const b = boardAt(x.fenBefore)!;
+    const b = viewBoard(x.fenBefore)!;
     const undeveloped = undevelopedMinors(b, mover);
     let rule: string | null = null;
     if (x.played.piece === 'q' && x.moveNumber < 8 && undeveloped >= 2) rule = 'early_queen';

@@ -1,5 +1,5 @@
 import type { Chess } from 'chess.js';
-import { boardAt } from './replay.js';
+import { viewBoard } from './replay.js';
 
 export const PHASES = ['opening', 'middlegame', 'endgame'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -43,7 +43,7 @@ export function positionPhase(board: Chess): Phase {
 export function gamePhases(fens: readonly string[]): Array<Phase | null> {
   let reached = 0;
   return fens.map((fen) => {
-    const board = boardAt(fen);
+    const board = viewBoard(fen);
     if (!board) return null;
     reached = Math.max(reached, PHASES.indexOf(positionPhase(board)));
     return PHASES[reached];

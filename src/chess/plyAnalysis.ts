@@ -7,7 +7,7 @@ import { detectConcepts } from './concepts.js';
 import { flip, fromEngineScore, moveLoss, positionEval, winPercent, type Evaluation } from './evaluation.js';
 import { isBookPosition } from './openings.js';
 import { gamePhases } from './phase.js';
-import { boardAt, moveRef, replayLine } from './replay.js';
+import { boardAt, moveRef, playUci, replayLine, uciOf, viewBoard } from './replay.js';
 
 export interface PlyContext {
   userColour: Colour | null;
@@ -47,10 +47,11 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
   const replayed = analysis.movesUci.map((uci, i) => {
     const fenBefore = board?.fen() ?? analysis.positions[i]?.fen ?? '';
     fens.push(fenBefore);
-    const r = moveRef(fenBefore, uci);
-    const fenAfter = r.detail?.after ?? analysis.positions[i + 1]?.fen ?? '';
+    const mv = board ? playUci(board, uci) : null;
+    if (mv) return { move: { san: mv.san, uci: uciOf(mv) }, legal: true, detail: mv, fenBefore, fenAfter: mv.after };
+    const fenAfter = analysis.positions[i + 1]?.fen ?? '';
     board = boardAt(fenAfter);
-    return { ...r, fenBefore, fenAfter };
+    return { move: { san: uci, uci }, legal: false, detail: null, fenBefore, fenAfter };
   });
   const phases = gamePhases(fens);
   const out: AnalysedPly[] = [];
@@ -76,7 +77,7 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       return [{ move: { san: line.san[0], uci: line.uci[0] }, eval: fromEngineScore(l.score), line: line.san, lineUci: line.uci }];
     });
     // perft(1) counts legal moves without building SAN for each.
-    const legalCount = boardAt(fenBefore)?.perft(1) ?? 0;
+    const legalCount = viewBoard(fenBefore)?.perft(1) ?? 0;
     const forcedMove = legalCount === 1;
     const lines = posBefore?.lines ?? [];
     const onlyMoveMargin =
@@ -99,7 +100,7 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       moverWinPercentBeforePrevious: prevPrevEval ? winPercent(flip(prevPrevEval)) : null,
       onlyMoveMargin,
       forcedMove,
-      sacrifice: !!detail && legal && isSacrifice(boardAt(fenAfter)!, detail),
+      sacrifice: !!detail && legal && isSacrifice(viewBoard(fenAfter)!, detail),
     });
     const clock = plyClock(ctx.clocks, ply, ctx.timeControl);
     const replyLine = posAfter?.lines[0]?.pv ?? [];

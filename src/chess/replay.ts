@@ -29,6 +29,24 @@ export function boardAt(fen: string): Chess | null {
   }
 }
 
+const views = new Map<string, Chess>();
+const VIEW_CACHE_SIZE = 512;
+
+/**
+ * A shared board at `fen` for read-only use (queries, or a move immediately undone): constructing
+ * a chess.js board costs about as much as generating its moves, and the same positions are
+ * inspected many times per ply. Callers must leave it as they found it.
+ */
+export function viewBoard(fen: string): Chess | null {
+  const hit = views.get(fen);
+  if (hit) return hit;
+  const board = boardAt(fen);
+  if (!board) return null;
+  if (views.size >= VIEW_CACHE_SIZE) views.delete(views.keys().next().value!);
+  views.set(fen, board);
+  return board;
+}
+
 export interface ReplayedLine {
   san: string[];
   uci: string[];
@@ -53,7 +71,8 @@ export function replayLine(fen: string, line: readonly string[]): ReplayedLine {
 
 /** The SAN of one UCI move from `fen`, with its legality. */
 export function moveRef(fen: string, uci: string): { move: MoveRef; legal: boolean; detail: Move | null } {
-  const board = boardAt(fen);
+  const board = viewBoard(fen);
   const mv = board ? playUci(board, uci) : null;
+  if (mv) board!.undo();
   return mv ? { move: { san: mv.san, uci: uciOf(mv) }, legal: true, detail: mv } : { move: { san: uci, uci }, legal: false, detail: null };
 }
