@@ -2,6 +2,7 @@ import { and, eq, gte, isNotNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Classification } from '../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../schemas/analysis.js';
+import { parseTimeControl } from '../chess/clocks.js';
 import { timeTroubleThreshold } from '../chess/concepts.js';
 import { classifyOpening, openingFamily } from '../chess/openings.js';
 import type { AnalysedPly } from '../chess/plyAnalysis.js';
@@ -22,6 +23,14 @@ export const WEAKNESS_DEFINITIONS = {
     'phase:opening|middlegame|endgame (divider-v1, phase of the position before the move); concept:<id> (moves carrying that concept tag, detector set v1); timeClass:<raw time class>; colour:white|black; opening:<opening family, the part of the opening name before the colon, from the game record or the opening table; unknown when neither names it>; clock:low (the clock before the move was under 10% of the base time, at least 10 s and at most 120 s), clock:ok, clock:unknown (no clock readings or no base time).',
 };
 
+/** One of the owner's moves, as much as the profile needs of it. */
+export interface OwnerMove {
+  classification: Classification;
+  phase: string | null;
+  concepts: string[];
+  clockSecondsBefore: number | null;
+}
+
 /** What one reviewed game contributes. */
 export interface ReviewedGame {
   gameId: string;
@@ -29,20 +38,36 @@ export interface ReviewedGame {
   timeClass: string;
   openingFamily: string;
   baseSeconds: number | null;
-  plies: AnalysedPly[];
+  moves: OwnerMove[];
 }
+
+export function ownerMoves(plies: readonly AnalysedPly[]): OwnerMove[] {
+  return plies
+    .filter((p) => p.ply.isUserMove)
+    .map((p) => ({
+      classification: p.ply.classification,
+      phase: p.ply.phase,
+      concepts: [...new Set(p.ply.concepts.map((c) => c.id))],
+      clockSecondsBefore: p.ply.clockSecondsBefore,
+    }));
+}
+
+// Derived moves of a reviewed game never change for the same analysis, colour, clocks and time
+// control, so repeated profiles skip the replay. Bounded; oldest entries go first.
+const movesCache = new Map<string, OwnerMove[]>();
+const MOVES_CACHE_SIZE = 2000;
 
 type Dim = (typeof WEAKNESS_DIMENSIONS)[number];
 
-function bucketsOfMove(g: ReviewedGame, p: AnalysedPly): Array<[Dim, string]> {
+function bucketsOfMove(g: ReviewedGame, p: OwnerMove): Array<[Dim, string]> {
   const out: Array<[Dim, string]> = [
     ['colour', g.colour],
     ['timeClass', g.timeClass],
     ['opening', g.openingFamily],
   ];
-  if (p.ply.phase) out.push(['phase', p.ply.phase]);
-  for (const id of new Set(p.ply.concepts.map((c) => c.id))) out.push(['concept', id]);
-  const before = p.ply.clockSecondsBefore;
+  if (p.phase) out.push(['phase', p.phase]);
+  for (const id of p.concepts) out.push(['concept', id]);
+  const before = p.clockSecondsBefore;
   out.push(['clock', before === null || !g.baseSeconds ? 'unknown' : before < timeTroubleThreshold(g.baseSeconds) ? 'low' : 'ok']);
   return out;
 }
@@ -53,9 +78,9 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
   let moves = 0;
   let errors = 0;
   for (const g of reviewed) {
-    for (const p of g.plies) {
-      if (!p.ply.isUserMove || p.ply.classification === 'book') continue;
-      const isError = ERROR_CLASSES.has(p.ply.classification);
+    for (const p of g.moves) {
+      if (p.classification === 'book') continue;
+      const isError = ERROR_CLASSES.has(p.classification);
       moves += 1;
       if (isError) errors += 1;
       for (const [dimension, value] of bucketsOfMove(g, p)) {
@@ -116,15 +141,21 @@ export function getWeaknessProfile(ctx: PersonalCtx, input: z.output<typeof Weak
     .where(and(eq(games.userId, ctx.user.id), isNotNull(games.movesKey), from ? gte(games.playedAt, from) : undefined))
     .all();
   const reviewed: ReviewedGame[] = rows.map(({ game, analysis }) => {
-    const a = analyseGame(game, analysis, () => false);
+    const key = [game.movesKey, game.colour, game.clocks ?? '', game.timeControl ?? ''].join('|');
+    let moves = movesCache.get(key);
+    if (!moves) {
+      moves = ownerMoves(analyseGame(game, analysis, () => false).plies);
+      if (movesCache.size >= MOVES_CACHE_SIZE) movesCache.delete(movesCache.keys().next().value!);
+      movesCache.set(key, moves);
+    }
     const named = game.opening ?? (game.sanMoves ? classifyOpening(game.sanMoves.split(' '))?.name : null) ?? null;
     return {
       gameId: game.id,
       colour: game.colour,
       timeClass: game.timeClass,
       openingFamily: named ? openingFamily(named) : 'unknown',
-      baseSeconds: a.timeControl?.baseSeconds ?? null,
-      plies: a.plies,
+      baseSeconds: parseTimeControl(game.timeControl)?.baseSeconds ?? null,
+      moves,
     };
   });
   return { range: input.range, from, ...weaknessProfile(reviewed) };
