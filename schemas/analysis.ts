@@ -119,11 +119,13 @@ export const Conventions = z.object({
   evalFrame: z.literal('side-to-move').describe('Frame of evalBefore/evalAfter'),
   moverFrame: z.literal('mover').describe('Frame of the ...Mover fields'),
   capCentipawns: z.literal(500).describe('Clamp applied to evaluations before computing losses and swings'),
-  notes: z.object({
-    evalFrame: z.string().describe('How to read the frames'),
-    capCentipawns: z.string().describe('What the cap does'),
-    lossReconciles: z.string().describe('When centipawnLoss differs from the mover-frame difference'),
-  }),
+  notes: z
+    .object({
+      evalFrame: z.string().describe('How to read the frames'),
+      capCentipawns: z.string().describe('What the cap does'),
+      lossReconciles: z.string().describe('When centipawnLoss differs from the mover-frame difference'),
+    })
+    .describe('Explanations of the conventions, for an agent to quote'),
 });
 
 export const Availability = z.object({
@@ -133,11 +135,13 @@ export const Availability = z.object({
   concepts: z.boolean().describe('Concept tags are computed'),
   humanDifficulty: z.boolean().describe('Always false: not modelled'),
   threats: z.boolean().describe('Always false: threat detection is partial (only what the concept detectors see)'),
-  conceptDetectors: z.object({
-    detectors: z.array(z.enum(CONCEPT_IDS)).describe('Detectors that ran'),
-    version: z.literal('v1'),
-  }),
-  notes: z.object({ concepts: z.string().describe('What each detector looks for') }),
+  conceptDetectors: z
+    .object({
+      detectors: z.array(z.enum(CONCEPT_IDS)).describe('Detectors that ran'),
+      version: z.literal('v1').describe('Detector set version'),
+    })
+    .describe('The concept detectors behind the concepts lists'),
+  notes: z.object({ concepts: z.string().describe('What each detector looks for') }).describe('Explanations for an agent'),
 });
 
 export const TimeControl = z.object({
@@ -203,7 +207,8 @@ export const Moment = z
     capApplied: z.boolean().describe('As on the ply'),
     lossReconciles: z.boolean().describe('As on the ply'),
     playedMoveLegal: z.boolean().describe('As on the ply'),
-    playedMove: z.object({ san: z.string(), uci: z.string().nullable() }).describe('The move played; uci null when the position is missing'),
+    playedMove: z
+      .object({ san: z.string().describe('Move in SAN'), uci: z.string().nullable().describe('Move in UCI; null when the position is missing') }).describe('The move played; uci null when the position is missing'),
     bestMove: MoveRef.nullable().describe("The engine's first choice, or null"),
     continuation: EngineLineView.nullable().describe('The line the engine wanted from the position before the move'),
     refutation: EngineLineView.omit({ truncated: true })
@@ -221,7 +226,13 @@ export const Moment = z
     hints: z.array(z.string()).describe('Progressively narrowing hints that never name the move'),
     trainingQuestion: z.string().nullable().describe('A question to put to the player, or null'),
     acceptableAnswers: z
-      .array(z.object({ san: z.string(), uci: z.string(), note: z.string() }))
+      .array(
+        z.object({
+          san: z.string().describe('Move in SAN'),
+          uci: z.string().describe('Move in UCI'),
+          note: z.string().describe("Why it is accepted: the engine's first choice, or how far below it"),
+        }),
+      )
       .describe("The engine's first choice plus any stored alternative within 0.25 pawns of it"),
     clockSecondsBefore: z.number().nullable().describe("Mover's clock before the move, or null"),
     timeSpentSeconds: z.number().nullable().describe('Time spent on the move, or null'),
@@ -237,7 +248,7 @@ export const Moment = z
 export const CriticalMomentsResponse = z
   .object({
     analysed: z.boolean().describe('False when the owned game has no review: then only gameId and nextStep are set'),
-    gameId: z.string(),
+    gameId: z.string().describe('The game id'),
     nextStep: z.string().optional().describe('When analysed is false: what to call next'),
     provenance: Provenance.optional().describe('As in get_game_analysis.' + NOT_ANALYSED),
     conventions: Conventions.optional().describe('As in get_game_analysis.' + NOT_ANALYSED),
@@ -250,10 +261,10 @@ export const CriticalMomentsResponse = z
       .describe('As in get_game_analysis, plus matchesKnownWeakness.' + NOT_ANALYSED),
     filters: z
       .object({
-        side: z.enum(SIDES),
-        minSeverity: z.enum(SEVERITIES).nullable(),
-        minCentipawnLoss: z.number().int().nullable(),
-        maxMoments: z.number().int(),
+        side: z.enum(SIDES).describe('Side filter applied'),
+        minSeverity: z.enum(SEVERITIES).nullable().describe('Severity floor applied, or null'),
+        minCentipawnLoss: z.number().int().nullable().describe('Derived-moment threshold applied, or null'),
+        maxMoments: z.number().int().describe('Most moments returned'),
       })
       .optional()
       .describe('The filters applied.' + NOT_ANALYSED),
@@ -261,7 +272,11 @@ export const CriticalMomentsResponse = z
     matching: z.number().int().optional().describe('Moments matching the filters before maxMoments.' + NOT_ANALYSED),
     limit: z.number().int().optional().describe('maxMoments applied.' + NOT_ANALYSED),
     selection: z.literal('most-severe-first').optional().describe('How moments are kept when more match than maxMoments (then returned in ply order).' + NOT_ANALYSED),
-    matchingBySource: z.object({ engine: z.number().int(), derived: z.number().int() }).optional().describe('matching split by source.' + NOT_ANALYSED),
+    matchingBySource: z
+      .object({
+        engine: z.number().int().describe('Matching moments that passed the engine gate'),
+        derived: z.number().int().describe('Matching moments added by minCentipawnLoss'),
+      }).optional().describe('matching split by source.' + NOT_ANALYSED),
     truncated: z.boolean().optional().describe('True when matching > count.' + NOT_ANALYSED),
     maxLimit: z.literal(40).optional().describe('Largest maxMoments accepted.' + NOT_ANALYSED),
     moments: z.array(Moment).optional().describe('The moments, in ply order.' + NOT_ANALYSED),
@@ -289,12 +304,14 @@ export const WeaknessProfile = z
     moves: z.number().int().describe("The owner's non-book moves in those games"),
     errors: z.number().int().describe('Of those, errors'),
     overallErrorRate: z.number().describe('errors / moves over the whole window (0 when no moves)'),
-    definitions: z.object({
-      error: z.string(),
-      errorRate: z.string(),
-      ranking: z.string(),
-      buckets: z.string(),
-    }),
+    definitions: z
+      .object({
+        error: z.string().describe('What counts as an error'),
+        errorRate: z.string().describe('How error rates are computed'),
+        ranking: z.string().describe('When and how buckets are ranked'),
+        buckets: z.string().describe('The buckets and what falls in each'),
+      })
+      .describe('The definitions behind the numbers, for an agent to quote'),
     ranked: z
       .array(WeaknessBucket.extend({ rank: z.number().int().describe('1 = the biggest excess of errors') }))
       .describe('Buckets with ≥ 5 reviewed games whose error rate is above the overall rate, worst first'),
