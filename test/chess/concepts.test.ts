@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseTimeControl } from '../../src/chess/clocks.js';
+import { cheapestLegalCapturer } from '../../src/chess/material.js';
+import { boardAt } from '../../src/chess/replay.js';
 import { buildPlies, type AnalysedPly } from '../../src/chess/plyAnalysis.js';
 import { makeAnalysis, type LineSpec, type S } from '../helpers/analysis.js';
 
@@ -110,5 +112,42 @@ describe('concept detectors v1', () => {
   test('no clocks, no time_trouble', () => {
     const p = plies({ sanMoves: ['e4', 'e5'], evals: [30, -30, 40] }, null);
     expect(p.every((x) => x.ply.clockSecondsBefore === null && !ids(x).includes('time_trouble'))).toBe(true);
+  });
+});
+
+describe('legal capturers (en prise test)', () => {
+  test.each([
+    // King g2 may take the undefended knight on f3 …
+    ['7k/8/8/8/8/5n2/6K1/8 w - - 0 1', 'f3', { from: 'g2', piece: 'k' }],
+    // … but not when the e4 pawn defends it.
+    ['7k/8/8/8/4p3/5n2/6K1/8 w - - 0 1', 'f3', null],
+    // The d2 knight attacks f3 but is pinned to e1 by the b4 bishop.
+    ['7k/8/8/8/1b6/5q2/3N4/4K3 w - - 0 1', 'f3', null],
+    // A pinned bishop may capture its own pinner.
+    ['7k/8/8/8/1b6/8/3B4/4K3 w - - 0 1', 'b4', { from: 'd2', piece: 'b' }],
+  ])('%s: capturer on %s', (fen, square, expected) => {
+    expect(cheapestLegalCapturer(boardAt(fen)!, square as Parameters<typeof cheapestLegalCapturer>[1])).toEqual(expected);
+  });
+});
+
+describe('fork allowed', () => {
+  test('h3?? lets ...Nc2+ fork the king on e1 and the rook on a1', () => {
+    const p = plies({
+      startFen: '4k3/8/8/8/3n4/8/7P/R3K3 w - - 0 40',
+      sanMoves: ['h3'],
+      evals: [0, 300],
+      lines: { 0: [{ score: 0, pv: 'Kd2' }], 1: [{ score: 300, pv: 'Nc2+' }] },
+    });
+    expect(p[0].ply.classification).toBe('blunder'); // 50 → w(−300) = 24.9
+    expect(concept(p[0], 'fork')?.evidence).toEqual({
+      role: 'allowed',
+      move: 'Nc2+',
+      square: 'c2',
+      piece: 'knight',
+      targets: [
+        { square: 'a1', piece: 'rook' },
+        { square: 'e1', piece: 'king' },
+      ],
+    });
   });
 });
