@@ -43,6 +43,8 @@ function severityOf(p: AnalysedPly): Severity {
   return 'moderate';
 }
 
+const side = (c: string) => (c === 'white' ? 'White' : 'Black');
+
 const fmt = (e: Evaluation | null) =>
   !e ? 'unknown' : e.type === 'mate' ? (e.mateIn === 0 ? (e.value > 0 ? 'checkmate given' : 'checkmated') : `${e.value > 0 ? '' : '-'}M${Math.abs(e.mateIn ?? 0)}`) : `${e.pawns >= 0 ? '+' : ''}${e.pawns.toFixed(2)}`;
 
@@ -56,7 +58,7 @@ function hintsFor(p: AnalysedPly): string[] {
   hints.push(
     mate
       ? `There is a forced mate in ${mate}.`
-      : `A better move was available: the position was worth ${fmt(p.ply.evalBeforeMover)} for ${p.ply.colour} before this move.`,
+      : `A better move was available: the position was worth ${fmt(p.ply.evalBeforeMover)} for ${side(p.ply.colour)} before this move.`,
   );
   const best = p.ply.bestMove;
   if (!best) return hints;
@@ -111,8 +113,8 @@ export function momentOf(p: AnalysedPly, source: 'engine' | 'derived', analysis:
   const isBrilliant = x.classification === 'brilliant';
   const engineName = `${analysis.engine.name} ${analysis.engine.version}`;
   const summary = isBrilliant
-    ? `${moveLabel(p)} was a sound sacrifice: the engine rates the position ${fmt(x.evalAfterMover)} for ${x.colour} after it.`
-    : `${moveLabel(p)} moved the evaluation from ${fmt(x.evalBeforeMover)} to ${fmt(x.evalAfterMover)} for ${x.colour}` +
+    ? `${moveLabel(p)} was a sound sacrifice: the engine rates the position ${fmt(x.evalAfterMover)} for ${side(x.colour)} after it.`
+    : `${moveLabel(p)} moved the evaluation from ${fmt(x.evalBeforeMover)} to ${fmt(x.evalAfterMover)} for ${side(x.colour)}` +
       ` (${x.centipawnLoss} centipawns lost${x.capApplied ? ', clamped at ±500' : ''}; win chance ${Math.round(p.winPercentBefore ?? 0)}% → ${Math.round(p.winPercentAfter ?? 0)}%).` +
       (x.bestMove && !x.isBestMove ? ` The engine preferred ${x.bestMove.san}.` : '');
   const engineDescription =
