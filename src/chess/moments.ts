@@ -1,0 +1,200 @@
+import type { Moment } from '../../schemas/analysis.js';
+import { SEVERITIES } from '../../schemas/analysis.js';
+import type { StoredAnalysis } from '../../schemas/engine.js';
+import { fromEngineScore, type Evaluation } from './evaluation.js';
+import { PIECE_NAME } from './material.js';
+import type { AnalysedPly } from './plyAnalysis.js';
+import { boardAt, moveRef, playUci, replayLine } from './replay.js';
+
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * Critical moments.
+ * - Engine moments: plies whose move cost at least ENGINE_GATE (15) win-probability points (type =
+ *   the classification: blunder or miss), and brilliancies (type brilliant, exempt from minSeverity).
+ * - Derived moments: with minCentipawnLoss, any other ply conceding at least that many centipawns
+ *   (type null, source derived).
+ * - Severity from win% lost: critical ≥ 40 or a forced mate allowed or missed, major ≥ 25,
+ *   otherwise moderate; brilliancies are moderate.
+ * - maxMoments keeps the most severe (severity, then win% lost, then earlier ply) and returns them in ply order.
+ */
+export const ENGINE_GATE = 15;
+export const ACCEPTABLE_WITHIN_CP = 25;
+
+export interface MomentFilters {
+  side: 'both' | 'user';
+  minSeverity?: Severity;
+  minCentipawnLoss?: number;
+  maxMoments: number;
+}
+
+export interface MomentSelection {
+  moments: Moment[];
+  matching: number;
+  matchingBySource: { engine: number; derived: number };
+  truncated: boolean;
+}
+
+function severityOf(p: AnalysedPly): Severity {
+  if (p.ply.classification === 'brilliant') return 'moderate';
+  const mateSwing = p.ply.concepts.some((c) => c.id === 'missed_mate' || c.id === 'allowed_mate');
+  if (mateSwing || p.winPercentLoss >= 40) return 'critical';
+  if (p.winPercentLoss >= 25) return 'major';
+  return 'moderate';
+}
+
+const side = (c: string) => (c === 'white' ? 'White' : 'Black');
+
+const fmt = (e: Evaluation | null) =>
+  !e ? 'unknown' : e.type === 'mate' ? (e.mateIn === 0 ? (e.value > 0 ? 'checkmate given' : 'checkmated') : `${e.value > 0 ? '' : '-'}M${Math.abs(e.mateIn ?? 0)}`) : `${e.pawns >= 0 ? '+' : ''}${e.pawns.toFixed(2)}`;
+
+function moveLabel(p: AnalysedPly): string {
+  return `${p.ply.moveNumber}${p.ply.colour === 'white' ? '.' : '...'}${p.ply.playedMove.san}`;
+}
+
+function hintsFor(p: AnalysedPly): string[] {
+  const hints: string[] = [];
+  const mate = p.ply.evalBeforeMover?.type === 'mate' && p.ply.evalBeforeMover.value > 0 ? p.ply.evalBeforeMover.mateIn : null;
+  hints.push(
+    mate
+      ? `There is a forced mate in ${mate}.`
+      : `A better move was available: the position was worth ${fmt(p.ply.evalBeforeMover)} for ${side(p.ply.colour)} before this move.`,
+  );
+  const best = p.ply.bestMove;
+  if (!best) return hints;
+  const board = boardAt(p.ply.fenBefore);
+  const mv = board ? playUci(board, best.uci) : null;
+  if (!mv || !board) return hints;
+  const kind = board.isCheckmate()
+    ? 'It mates at once.'
+    : board.inCheck()
+      ? 'Look for a check.'
+      : mv.captured
+        ? 'Look for a capture.'
+        : mv.isKingsideCastle() || mv.isQueensideCastle()
+          ? 'Think about king safety.'
+          : 'The best move is a quiet move: no check and no capture.';
+  hints.push(kind);
+  hints.push(`The move is made by a ${PIECE_NAME[mv.piece]}.`);
+  return hints;
+}
+
+/** Builds the moment object of one analysed ply. */
+export function momentOf(p: AnalysedPly, source: 'engine' | 'derived', analysis: StoredAnalysis): Moment {
+  const x = p.ply;
+  const before = analysis.positions[x.ply - 1];
+  const after = analysis.positions[x.ply];
+  const continuation = before?.lines[0] ? replayLine(x.fenBefore, before.lines[0].pv) : null;
+  const refLine = after?.lines[0] ? replayLine(x.fenAfter, after.lines[0].pv) : null;
+  const refutation =
+    refLine && after?.lines[0]
+      ? {
+          line: refLine.san,
+          lineUci: refLine.uci,
+          truncated: refLine.truncated,
+          eval: fromEngineScore(after.lines[0].score),
+          evalFrame: 'opponent' as const,
+          note: `The opponent's best line after ${x.playedMove.san}; eval is from the opponent's point of view (${fmt(fromEngineScore(after.lines[0].score))} for them).`,
+        }
+      : null;
+  const acceptable: Moment['acceptableAnswers'] = [];
+  if (x.bestMove && before?.lines[0]) {
+    acceptable.push({ ...x.bestMove, note: "the engine's first choice" });
+    const top = fromEngineScore(before.lines[0].score);
+    for (const line of before.lines.slice(1)) {
+      const alt = fromEngineScore(line.score);
+      const gap = top.value - alt.value;
+      const sameKind = top.type === alt.type && (top.type === 'cp' || top.mateIn === alt.mateIn);
+      const ref = line.pv[0] ? moveRef(x.fenBefore, line.pv[0]) : null;
+      if (sameKind && gap <= ACCEPTABLE_WITHIN_CP && ref?.legal)
+        acceptable.push({ ...ref.move, note: `engine alternative, ${(gap / 100).toFixed(2)} pawns below the first choice` });
+    }
+  }
+  const isBrilliant = x.classification === 'brilliant';
+  const engineName = `${analysis.engine.name} ${analysis.engine.version}`;
+  const summary = isBrilliant
+    ? `${moveLabel(p)} was a sound sacrifice: the engine rates the position ${fmt(x.evalAfterMover)} for ${side(x.colour)} after it.`
+    : `${moveLabel(p)} moved the evaluation from ${fmt(x.evalBeforeMover)} to ${fmt(x.evalAfterMover)} for ${side(x.colour)}` +
+      ` (${x.centipawnLoss} centipawns lost${x.capApplied ? ', clamped at ±500' : ''}; win chance ${Math.round(p.winPercentBefore ?? 0)}% → ${Math.round(p.winPercentAfter ?? 0)}%).` +
+      (x.bestMove && !x.isBestMove ? ` The engine preferred ${x.bestMove.san}.` : '');
+  const engineDescription =
+    `${engineName}, depth ${before?.depth ?? 0}: first choice ${x.bestMove?.san ?? 'none'} (${fmt(x.evalBefore)} for the side to move)` +
+    (refutation ? `; after ${x.playedMove.san} the best reply is ${refutation.line[0] ?? 'none'} (${fmt(refutation.eval)} for the opponent).` : '.');
+  const toMove = x.colour === 'white' ? 'White' : 'Black';
+  const trainingQuestion = !x.bestMove
+    ? null
+    : isBrilliant
+      ? `${toMove} to play (move ${x.moveNumber}). Find the sacrifice that keeps ${fmt(x.evalBeforeMover)}.`
+      : `${toMove} to play (move ${x.moveNumber}). The game move gave away ${x.centipawnLoss} centipawns: find the move that keeps ${fmt(x.evalBeforeMover)}.`;
+  return {
+    ply: x.ply,
+    moveNumber: x.moveNumber,
+    fen: x.fenBefore || null,
+    sideToMove: x.colour,
+    isUserMove: x.isUserMove,
+    type: source === 'engine' ? x.classification : null,
+    source,
+    severity: severityOf(p),
+    classification: x.classification,
+    evalSwingCentipawns: p.swingCentipawns,
+    centipawnLoss: x.centipawnLoss,
+    evalBefore: x.evalBefore,
+    evalAfter: x.evalAfter,
+    evalBeforeMover: x.evalBeforeMover,
+    evalAfterMover: x.evalAfterMover,
+    capApplied: x.capApplied,
+    lossReconciles: x.lossReconciles,
+    playedMoveLegal: x.playedMoveLegal,
+    playedMove: { san: x.playedMove.san, uci: x.fenBefore ? x.playedMove.uci : null },
+    bestMove: x.bestMove,
+    continuation: continuation ? { line: continuation.san, lineUci: continuation.uci, truncated: continuation.truncated } : null,
+    refutation,
+    summary,
+    engineDescription,
+    summarySource: 'template',
+    hints: isBrilliant ? hintsFor(p).slice(1) : hintsFor(p),
+    trainingQuestion,
+    acceptableAnswers: acceptable,
+    clockSecondsBefore: x.clockSecondsBefore,
+    timeSpentSeconds: x.timeSpentSeconds,
+    phase: x.phase,
+    concepts: x.concepts,
+    humanDifficulty: null,
+    matchesKnownWeakness: null,
+  };
+}
+
+/** Whether the engine gate makes this ply a moment on its own. */
+export function isEngineMoment(p: AnalysedPly): boolean {
+  if (p.ply.classification === 'brilliant') return true;
+  return p.ply.evalBefore !== null && p.ply.evalAfter !== null && p.winPercentLoss >= ENGINE_GATE;
+}
+
+export function selectMoments(plies: readonly AnalysedPly[], analysis: StoredAnalysis, f: MomentFilters, userHasColour = true): MomentSelection {
+  const rank = (s: Severity) => SEVERITIES.indexOf(s);
+  const candidates: Array<{ p: AnalysedPly; source: 'engine' | 'derived'; severity: Severity }> = [];
+  for (const p of plies) {
+    if (f.side === 'user' && userHasColour && !p.ply.isUserMove) continue;
+    let source: 'engine' | 'derived' | null = null;
+    if (isEngineMoment(p)) source = 'engine';
+    else if (f.minCentipawnLoss !== undefined && p.ply.centipawnLoss >= f.minCentipawnLoss) source = 'derived';
+    if (!source) continue;
+    const severity = severityOf(p);
+    const exempt = p.ply.classification === 'brilliant';
+    if (f.minSeverity && !exempt && rank(severity) < rank(f.minSeverity)) continue;
+    candidates.push({ p, source, severity });
+  }
+  const kept = [...candidates]
+    .sort((a, b) => rank(b.severity) - rank(a.severity) || b.p.winPercentLoss - a.p.winPercentLoss || a.p.ply.ply - b.p.ply.ply)
+    .slice(0, f.maxMoments)
+    .sort((a, b) => a.p.ply.ply - b.p.ply.ply);
+  return {
+    moments: kept.map((c) => momentOf(c.p, c.source, analysis)),
+    matching: candidates.length,
+    matchingBySource: {
+      engine: candidates.filter((c) => c.source === 'engine').length,
+      derived: candidates.filter((c) => c.source === 'derived').length,
+    },
+    truncated: candidates.length > kept.length,
+  };
+}

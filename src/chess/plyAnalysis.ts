@@ -1,0 +1,163 @@
+import type { Colour } from '../../schemas/common.js';
+import type { ConceptTag, Ply } from '../../schemas/analysis.js';
+import type { StoredAnalysis } from '../../schemas/engine.js';
+import { classify, isSacrifice } from './classification.js';
+import { plyClock, type TimeControlInfo } from './clocks.js';
+import { detectConcepts } from './concepts.js';
+import { flip, fromEngineScore, moveLoss, positionEval, winPercent, type Evaluation } from './evaluation.js';
+import { isBookPosition } from './openings.js';
+import { gamePhases } from './phase.js';
+import { boardAt, moveRef, playUci, replayLine, uciOf, viewBoard } from './replay.js';
+
+export interface PlyContext {
+  userColour: Colour | null;
+  /** Seconds on the clock after each ply (games.clocks), or null. */
+  clocks: ReadonlyArray<number | null> | null;
+  timeControl: TimeControlInfo | null;
+  /**
+   * Which plies get their principal variation and alternatives replayed into SAN (default: all).
+   * Replaying lines is most of the cost of a game, so views that return a page or none pass a filter;
+   * plies left out carry empty lines. Classifications and concepts never depend on it.
+   */
+  withLines?: (ply: number) => boolean;
+}
+
+/** A ply plus the figures the derived views need and the response does not carry. */
+export interface AnalysedPly {
+  ply: Ply;
+  winPercentBefore: number | null;
+  winPercentAfter: number | null;
+  /** Win-probability points the mover gave away (0 when unknown). */
+  winPercentLoss: number;
+  swingCentipawns: number;
+  /** The engine's best line after the move (opponent to move), UCI. */
+  replyLine: string[];
+}
+
+function uciFirst(analysis: StoredAnalysis, index: number): string | null {
+  return analysis.positions[index]?.lines[0]?.pv[0] ?? null;
+}
+
+/** Builds every ply of a stored analysis, deterministically (spec "Ply object" and rules 1-5). */
+export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedPly[] {
+  const n = analysis.movesUci.length;
+  const fens: string[] = [];
+  // Replay the played moves ourselves; stored FENs are the fallback when a move does not replay.
+  let board = boardAt(analysis.startFen);
+  const replayed = analysis.movesUci.map((uci, i) => {
+    const fenBefore = board?.fen() ?? analysis.positions[i]?.fen ?? '';
+    fens.push(fenBefore);
+    const mv = board ? playUci(board, uci) : null;
+    if (mv) return { move: { san: mv.san, uci: uciOf(mv) }, legal: true, detail: mv, fenBefore, fenAfter: mv.after };
+    const fenAfter = analysis.positions[i + 1]?.fen ?? '';
+    board = boardAt(fenAfter);
+    return { move: { san: uci, uci }, legal: false, detail: null, fenBefore, fenAfter };
+  });
+  const phases = gamePhases(fens);
+  const out: AnalysedPly[] = [];
+  let stillBook = true;
+  for (let i = 0; i < n; i += 1) {
+    const ply = i + 1;
+    const { move: playedMove, legal, detail, fenBefore, fenAfter } = replayed[i];
+    const white = fenBefore.split(' ')[1] !== 'b';
+    const colour: Colour = white ? 'white' : 'black';
+    const moveNumber = Number(fenBefore.split(' ')[5]) || Math.ceil(ply / 2);
+    const posBefore = analysis.positions[i];
+    const posAfter = analysis.positions[i + 1];
+    const evalBefore = positionEval(posBefore);
+    const evalAfter = positionEval(posAfter);
+    const bestUci = uciFirst(analysis, i);
+    const best = bestUci ? moveRef(fenBefore, bestUci) : null;
+    const isBestMove = !!best?.legal && best.move.uci === playedMove.uci;
+    const withLines = ctx.withLines ? ctx.withLines(ply) : true;
+    const pv = withLines && posBefore?.lines[0] ? replayLine(fenBefore, posBefore.lines[0].pv) : { san: [], uci: [], truncated: false };
+    const alternatives = (withLines ? (posBefore?.lines ?? []) : []).slice(1).flatMap((l) => {
+      const line = replayLine(fenBefore, l.pv);
+      if (!line.uci.length) return [];
+      return [{ move: { san: line.san[0], uci: line.uci[0] }, eval: fromEngineScore(l.score), line: line.san, lineUci: line.uci }];
+    });
+    // perft(1) counts legal moves without building SAN for each.
+    const legalCount = viewBoard(fenBefore)?.perft(1) ?? 0;
+    const forcedMove = legalCount === 1;
+    const lines = posBefore?.lines ?? [];
+    const onlyMoveMargin =
+      lines.length >= 2 ? Math.round((winPercent(fromEngineScore(lines[0].score)) - winPercent(fromEngineScore(lines[1].score))) * 10) / 10 : 0;
+
+    const loss = evalBefore && evalAfter ? moveLoss(evalBefore, evalAfter, isBestMove) : null;
+    const winBefore = evalBefore ? winPercent(evalBefore) : null;
+    const winAfter = evalAfter ? winPercent(flip(evalAfter)) : null;
+    const prev = out[i - 1];
+    const prevPrevEval = i >= 1 ? positionEval(analysis.positions[i - 1]) : null;
+    stillBook = stillBook && legal && isBookPosition(fenAfter);
+    const classification = classify({
+      book: stillBook,
+      isBest: isBestMove,
+      centipawnLoss: loss?.centipawnLoss ?? 0,
+      winPercentBefore: winBefore ?? 50,
+      winPercentAfter: winAfter ?? winBefore ?? 50,
+      previousOpponentLoss: prev && prev.winPercentBefore !== null && prev.winPercentAfter !== null ? prev.winPercentLoss : null,
+      // The position before the opponent's move is in the opponent's frame: flip it to the mover's.
+      moverWinPercentBeforePrevious: prevPrevEval ? winPercent(flip(prevPrevEval)) : null,
+      onlyMoveMargin,
+      forcedMove,
+      sacrifice: !!detail && legal && isSacrifice(viewBoard(fenAfter)!, detail),
+    });
+    const clock = plyClock(ctx.clocks, ply, ctx.timeControl);
+    const replyLine = posAfter?.lines[0]?.pv ?? [];
+    const concepts: ConceptTag[] = detectConcepts({
+      fenBefore,
+      played: detail,
+      classification,
+      bestLine: posBefore?.lines[0]?.pv ?? [],
+      replyLine,
+      evalBeforeMover: evalBefore,
+      evalAfter,
+      phase: phases[i],
+      moveNumber,
+      clockSecondsBefore: clock.clockSecondsBefore,
+      baseSeconds: ctx.timeControl?.baseSeconds ?? null,
+      incrementSeconds: ctx.timeControl?.incrementSeconds ?? null,
+    });
+    const plyOut: Ply = {
+      ply,
+      moveNumber,
+      colour,
+      isUserMove: ctx.userColour === colour,
+      fenBefore,
+      fenAfter,
+      playedMove,
+      playedMoveLegal: legal,
+      bestMove: best?.legal ? best.move : null,
+      isBestMove,
+      alternatives,
+      evalBefore,
+      evalAfter,
+      evalBeforeMover: loss?.evalBeforeMover ?? evalBefore,
+      evalAfterMover: loss?.evalAfterMover ?? (evalAfter ? flip(evalAfter) : null),
+      centipawnLoss: loss?.centipawnLoss ?? 0,
+      capApplied: loss?.capApplied ?? false,
+      lossReconciles: loss?.lossReconciles ?? false,
+      classification,
+      principalVariation: pv.san,
+      principalVariationUci: pv.uci,
+      principalVariationTruncated: pv.truncated,
+      onlyMoveMargin,
+      forcedMove,
+      ...clock,
+      phase: phases[i],
+      concepts,
+      humanDifficulty: null,
+    };
+    out.push({
+      ply: plyOut,
+      winPercentBefore: winBefore,
+      winPercentAfter: winAfter,
+      winPercentLoss: winBefore !== null && winAfter !== null ? winBefore - winAfter : 0,
+      swingCentipawns: loss?.swingCentipawns ?? 0,
+      replyLine,
+    });
+  }
+  return out;
+}
+
+export type { Evaluation };

@@ -1,0 +1,56 @@
+import type { EngineLine, StoredAnalysis, StoredPosition } from '../../schemas/engine.js';
+import { replaySan, START_FEN } from '../../src/chess/pgn.js';
+import { boardAt } from '../../src/chess/replay.js';
+
+/** A score as tests write it: centipawns (side to move) or { mate: N }. */
+export type S = number | { mate: number };
+
+export interface LineSpec {
+  score: S;
+  /** SAN line from the position. */
+  pv: string;
+}
+
+const score = (s: S) => (typeof s === 'number' ? { cp: s, mate: null } : { cp: null, mate: s.mate });
+
+/**
+ * A hand-made StoredAnalysis: `sanMoves` from `startFen`; `evals[i]` is the side-to-move score of
+ * position i (before ply i+1). Unless `lines[i]` says otherwise, position i has one line whose first
+ * move is the game's next move (so the played move is the engine's first choice). Terminal
+ * positions (checkmate, stalemate) get no lines, as the engine branch stores them.
+ */
+export function makeAnalysis(opts: {
+  sanMoves: string[];
+  evals: S[];
+  lines?: Record<number, LineSpec[]>;
+  startFen?: string;
+  depth?: number;
+}): StoredAnalysis {
+  const startFen = opts.startFen ?? START_FEN;
+  const plies = replaySan(opts.sanMoves, startFen);
+  if (!plies) throw new Error('illegal test game');
+  const fens = [startFen, ...plies.map((p) => p.fenAfter)];
+  const positions: StoredPosition[] = fens.map((fen, i) => {
+    const board = boardAt(fen)!;
+    const terminal = board.isCheckmate() ? 'checkmate' : board.isStalemate() ? 'stalemate' : null;
+    let lines: EngineLine[] = [];
+    if (!terminal) {
+      const specs = opts.lines?.[i] ?? (i < plies.length ? [{ score: opts.evals[i], pv: plies[i].san }] : []);
+      lines = specs.map((l, k) => {
+        const pv = replaySan(l.pv.split(' ').filter(Boolean), fen);
+        if (!pv) throw new Error(`illegal pv at ${i}: ${l.pv}`);
+        return { multiPv: k + 1, score: score(l.score), pv: pv.map((p) => p.uci), depth: opts.depth ?? 18 };
+      });
+      if (!opts.lines?.[i] && i >= plies.length && opts.evals[i] !== undefined) lines = [{ multiPv: 1, score: score(opts.evals[i]), pv: [], depth: opts.depth ?? 18 }];
+    }
+    return { index: i, fen, lines, terminal, depth: opts.depth ?? 18, nodes: 150000 };
+  });
+  return {
+    engine: { name: 'Stockfish', version: '17' },
+    budget: { nodesPerPosition: 150000, multiPv: 2 },
+    startFen,
+    movesUci: plies.map((p) => p.uci),
+    positions,
+    analysedAt: '2026-11-20T10:00:00.000Z',
+  };
+}
