@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { AnalysisInput, type AnalysisResponse } from '../../schemas/analysis.js';
 import type { StoredAnalysis } from '../../schemas/engine.js';
@@ -8,24 +8,18 @@ import { CONVENTION_NOTES } from '../chess/evaluation.js';
 import { buildPlies, type AnalysedPly } from '../chess/plyAnalysis.js';
 import { medianDepth, parseStoredAnalysis } from '../chess/reviewSummary.js';
 import type { PersonalCtx } from '../context.js';
-import { ApiError, Messages } from '../errors.js';
-import { analyses, games } from '../store/schema/index.js';
+import { analyses } from '../store/schema/index.js';
 
-export type GameRow = typeof games.$inferSelect;
+export type { GameRow };
 export type AnalysisRow = typeof analyses.$inferSelect;
 
 export const MAX_PLY_LIMIT = 120;
 
+import { ownedGame } from './games.js';
+import type { GameRow } from './gameWriter.js';
+
 /** The caller's game, or the one 404 an unknown and a foreign id share. */
-export function ownedGame(ctx: PersonalCtx, id: string): GameRow {
-  const row = ctx.store.db
-    .select()
-    .from(games)
-    .where(and(eq(games.id, id), eq(games.userId, ctx.user.id)))
-    .get();
-  if (!row) throw new ApiError(404, Messages.gameNotFound);
-  return row;
-}
+export { ownedGame };
 
 export function analysisRow(ctx: PersonalCtx, movesKey: string | null): AnalysisRow | null {
   if (!movesKey) return null;
