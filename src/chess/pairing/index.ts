@@ -1,14 +1,13 @@
-import { tournamentStateSchema, type Pairing, type TournamentState } from './state.js';
+import { pairBracket } from './bracket.js';
+import { canComplete } from './byes.js';
+import { allocate, type Colour } from './colours.js';
+import { NoLegalPairingError } from './noLegalPairing.js';
+import { pairingPlayers, scoreGroups, type PairingPlayer } from './scoreGroups.js';
+import { tournamentStateSchema, type Board, type Pairing, type TournamentState } from './state.js';
 
 export * from './state.js';
-
-/** No legal pairing exists for the next round (too few players, every pairing a rematch, round already complete…). */
-export class NoLegalPairingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'NoLegalPairingError';
-  }
-}
+export { NoLegalPairingError } from './noLegalPairing.js';
+export { parseTrf } from './trf.js';
 
 /**
  * Pairs the next round (roundsPlayed + 1) by the FIDE Dutch system (C.04.3, 2025).
@@ -16,5 +15,46 @@ export class NoLegalPairingError extends Error {
  */
 export function pairNextRound(state: TournamentState): Pairing {
   const s = tournamentStateSchema.parse(state);
-  throw new NoLegalPairingError(`not implemented yet for round ${s.roundsPlayed + 1}`);
+  if (s.roundsPlayed >= s.totalRounds) throw new NoLegalPairingError('all rounds have been played');
+  const players = pairingPlayers(s);
+  if (players.length < 2) throw new NoLegalPairingError('fewer than two players take part in the round');
+  if (!canComplete(players, 20000)) throw new NoLegalPairingError('no pairing avoids rematches for every player');
+
+  const groups = scoreGroups(players);
+  const pairs: Array<[PairingPlayer, PairingPlayer]> = [];
+  let carried: PairingPlayer[] = [];
+  let bye: PairingPlayer | null = null;
+  for (let g = 0; g < groups.length; g++) {
+    const last = g === groups.length - 1;
+    const below = groups.slice(g + 1).flat();
+    const bracket = [...carried, ...groups[g]];
+    const result =
+      pairBracket(bracket, {
+        score: groups[g][0].score,
+        initialColour: s.initialColour,
+        last,
+        completes: (floaters) => last || canComplete([...floaters, ...below]),
+      }) ?? (last ? null : { pairs: [], floaters: bracket });
+    if (!result) throw new NoLegalPairingError('the lowest bracket cannot be completed');
+    pairs.push(...result.pairs);
+    carried = result.floaters;
+    if (last) {
+      if (carried.length > 1) throw new NoLegalPairingError('more than one player left unpaired');
+      bye = carried[0] ?? null;
+    }
+  }
+  return { boards: orderBoards(pairs, s.initialColour), byes: bye ? [bye.rank] : [] };
+}
+
+/** Board order (C.04.2): higher score in the pair, then the lower score, then the higher-ranked player's number. */
+function orderBoards(pairs: Array<[PairingPlayer, PairingPlayer]>, initialColour: Colour): Board[] {
+  const keyed = pairs.map(([a, b]) => {
+    const hi = a.score > b.score || (a.score === b.score && a.rank < b.rank) ? a : b;
+    return { a, b, max: Math.max(a.score, b.score), min: Math.min(a.score, b.score), top: hi.rank };
+  });
+  keyed.sort((x, y) => y.max - x.max || y.min - x.min || x.top - y.top);
+  return keyed.map(({ a, b }, i) => {
+    const ca = allocate(a, b, initialColour);
+    return { board: i + 1, white: ca === 'white' ? a.rank : b.rank, black: ca === 'white' ? b.rank : a.rank };
+  });
 }

@@ -1,0 +1,137 @@
+import { allocate, type Colour, STRONG } from './colours.js';
+import { canMeet } from './compatibility.js';
+import type { PairingPlayer } from './scoreGroups.js';
+
+/**
+ * One bracket of the Dutch system: moved-down players (MDPs) plus the residents of a score group.
+ *
+ * Candidates are generated in the order of C.04.3 (MDPs against S2 in order, then S1 against S2 by
+ * transpositions, then exchanges with the rest of S1) by a depth-first search, and scored by the quality
+ * criteria folded into one number, most important first. The first candidate with the lowest score wins,
+ * which is what the rules ask (the first candidate in the generation order among the best ones).
+ */
+
+// Quality criteria weights, lexicographic by magnitude.
+const W_FLOAT = 1e14; // C.5 maximise the number of pairs
+const W_PSD = 1e10; // C.6 minimise the pairing score difference (squared half-points, an approximation)
+const W_TOP = 1e8; // C.8/C.9 topscorers: colour difference beyond 2, three in a row
+const W_PREF = 1e6; // C.10 colour preferences not granted
+const W_STRONG = 1e4; // C.11 strong colour preferences not granted
+const W_F1 = 1e2; // C.12/C.13 same float as in the previous round
+const W_F2 = 1; // C.14/C.15 same float as two rounds before
+
+export interface BracketResult {
+  pairs: Array<[PairingPlayer, PairingPlayer]>;
+  floaters: PairingPlayer[];
+}
+
+export interface BracketOptions {
+  score: number;
+  initialColour: Colour;
+  /** Lowest bracket: a leftover player takes the bye, so must be eligible, and at most one may be left. */
+  last: boolean;
+  /** Can the floaters plus every lower player still be paired? (C.4 completion) */
+  completes: (floaters: PairingPlayer[]) => boolean;
+  budget?: number;
+}
+
+export function pairBracket(players: PairingPlayer[], opts: BracketOptions): BracketResult | null {
+  const n = players.length;
+  const pen: number[][] = players.map((a, i) => players.map((b, j) => (i === j ? Infinity : pairPenalty(a, b, opts.initialColour))));
+  const floatPen = players.map((p) => {
+    if (opts.last && !p.byeEligible) return Infinity;
+    let v = W_FLOAT + W_PSD * sq((p.score - opts.score) * 2 + 2);
+    if (p.float1 === 'down') v += W_F1;
+    if (p.float2 === 'down') v += W_F2;
+    return v;
+  });
+  const isMdp = players.map((p) => p.score > opts.score);
+  const state = new Array<number>(n).fill(-2); // -2 undecided, -1 floats, else partner index
+  let best = Infinity;
+  let bestState: number[] | null = null;
+  let nodes = 0;
+  const budget = opts.budget ?? 60000;
+  let floats = 0;
+
+  const partnerOrder = (i: number): number[] => {
+    const und: number[] = [];
+    for (let j = i + 1; j < n; j++) if (state[j] === -2) und.push(j);
+    if (isMdp[i]) return [...und.filter((j) => !isMdp[j]), ...und.filter((j) => isMdp[j])];
+    // Homogeneous remainder: S1 is the first half of the undecided residents, S2 the rest.
+    const res = [i, ...und.filter((j) => !isMdp[j])];
+    const half = Math.floor(res.length / 2);
+    if (half === 0) return [];
+    return [...res.slice(half), ...res.slice(1, half)];
+  };
+
+  const rec = (cost: number): void => {
+    if (nodes++ > budget && bestState) return;
+    let i = 0;
+    while (i < n && state[i] !== -2) i++;
+    if (i === n) {
+      if (opts.last && floats > 1) return;
+      const floaters = players.filter((_, k) => state[k] === -1);
+      if (opts.completes(floaters)) {
+        best = cost;
+        bestState = [...state];
+      }
+      return;
+    }
+    for (const j of partnerOrder(i)) {
+      const c = cost + pen[i][j];
+      if (c >= best) continue;
+      state[i] = j;
+      state[j] = i;
+      rec(c);
+      state[i] = state[j] = -2;
+    }
+    const c = cost + floatPen[i];
+    if (c < best) {
+      state[i] = -1;
+      floats++;
+      rec(c);
+      floats--;
+      state[i] = -2;
+    }
+  };
+  rec(0);
+  if (!bestState) return null;
+  const s: number[] = bestState;
+  const pairs: Array<[PairingPlayer, PairingPlayer]> = [];
+  s.forEach((j, i) => {
+    if (j > i) pairs.push([players[i], players[j]]);
+  });
+  return { pairs, floaters: players.filter((_, k) => s[k] === -1) };
+}
+
+const sq = (x: number) => x * x;
+
+/** Quality cost of pairing a with b (a listed first, so a.score >= b.score); Infinity if forbidden. */
+export function pairPenalty(a: PairingPlayer, b: PairingPlayer, initialColour: Colour): number {
+  if (!canMeet(a, b)) return Infinity;
+  let v = W_PSD * sq((a.score - b.score) * 2);
+  const ca = allocate(a, b, initialColour);
+  v += colourCost(a, ca) + colourCost(b, ca === 'white' ? 'black' : 'white');
+  if (a.score !== b.score) {
+    const up = a.score > b.score ? b : a;
+    if (up.float1 === 'up') v += W_F1;
+    if (up.float2 === 'up') v += W_F2;
+  }
+  return v;
+}
+
+function colourCost(p: PairingPlayer, c: Colour): number {
+  const col = p.colour;
+  let v = 0;
+  if (col.pref && col.pref !== c) {
+    v += W_PREF;
+    if (col.strength >= STRONG) v += W_STRONG;
+  }
+  {
+    const diff = col.diff + (c === 'white' ? 1 : -1);
+    const played = col.byRound.filter((x) => x !== null);
+    const threeInRow = played.length >= 2 && played[played.length - 1] === c && played[played.length - 2] === c;
+    if (Math.abs(diff) > 2 || threeInRow) v += W_TOP;
+  }
+  return v;
+}
