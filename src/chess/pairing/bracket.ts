@@ -12,13 +12,16 @@ import type { PairingPlayer } from './scoreGroups.js';
  */
 
 // Quality criteria weights, lexicographic by magnitude.
-const W_FLOAT = 1e14; // C.5 maximise the number of pairs
-const W_PSD = 1e10; // C.6 minimise the pairing score difference (squared half-points, an approximation)
-const W_TOP = 1e8; // C.8/C.9 topscorers: colour difference beyond 2, three in a row
-const W_PREF = 1e6; // C.10 colour preferences not granted
-const W_STRONG = 1e4; // C.11 strong colour preferences not granted
-const W_F1 = 1e2; // C.12/C.13 same float as in the previous round
-const W_F2 = 1; // C.14/C.15 same float as two rounds before
+const W_FLOAT = 5e14; // C.5 maximise the number of pairs
+const W_PSD = 1e12; // C.6 minimise the pairing score difference (squared half-points, an approximation)
+const W_NEXT = 1e11; // C.7 downfloaters who cannot be paired in the next bracket
+const W_TOP = 1e10; // C.8/C.9 topscorers: colour difference beyond 2, three in a row
+const W_PREF = 1e8; // C.10 colour preferences not granted
+const W_STRONG = 1e6; // C.11 strong colour preferences not granted
+const W_F1 = 1e4; // C.12/C.13 same float as in the previous round
+const W_F2 = 1e2; // C.14/C.15 same float as two rounds before
+// Not a criterion: among equal candidates, transpositions come before exchanges (an S1 member not paired with S2).
+const W_EXCHANGE = 1;
 
 export interface BracketResult {
   pairs: Array<[PairingPlayer, PairingPlayer]>;
@@ -32,6 +35,8 @@ export interface BracketOptions {
   last: boolean;
   /** Can the floaters plus every lower player still be paired? (C.4 completion) */
   completes: (floaters: PairingPlayer[]) => boolean;
+  /** Residents of the next score group, for C.7. */
+  next: PairingPlayer[];
   budget?: number;
 }
 
@@ -53,15 +58,15 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   const budget = opts.budget ?? 60000;
   let floats = 0;
 
+  // S1 of the homogeneous remainder: fixed once the MDPs are decided (C.04.3 B.2).
+  let inS1: boolean[] | null = null;
   const partnerOrder = (i: number): number[] => {
     const und: number[] = [];
     for (let j = i + 1; j < n; j++) if (state[j] === -2) und.push(j);
     if (isMdp[i]) return [...und.filter((j) => !isMdp[j]), ...und.filter((j) => isMdp[j])];
-    // Homogeneous remainder: S1 is the first half of the undecided residents, S2 the rest.
-    const res = [i, ...und.filter((j) => !isMdp[j])];
-    const half = Math.floor(res.length / 2);
-    if (half === 0) return [];
-    return [...res.slice(half), ...res.slice(1, half)];
+    if (!inS1![i]) return und;
+    // Transpositions of S2 first, then exchanges with the lower members of S1.
+    return [...und.filter((j) => !inS1![j]), ...und.filter((j) => inS1![j])];
   };
 
   const rec = (cost: number): void => {
@@ -71,21 +76,32 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     if (i === n) {
       if (opts.last && floats > 1) return;
       const floaters = players.filter((_, k) => state[k] === -1);
-      if (opts.completes(floaters)) {
-        best = cost;
+      const total = cost + W_NEXT * (floaters.length - matchable(floaters, opts.next));
+      if (total < best && opts.completes(floaters)) {
+        best = total;
         bestState = [...state];
       }
       return;
     }
+    if (!isMdp[i] && inS1 === null) {
+      const rest: number[] = [];
+      for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
+      const flags = new Array<boolean>(n).fill(false);
+      rest.slice(0, Math.floor(rest.length / 2)).forEach((j) => (flags[j] = true));
+      inS1 = flags;
+      rec(cost);
+      inS1 = null;
+      return;
+    }
     for (const j of partnerOrder(i)) {
-      const c = cost + pen[i][j];
+      const c = cost + pen[i][j] + (inS1 && inS1[i] && inS1[j] ? W_EXCHANGE : 0);
       if (c >= best) continue;
       state[i] = j;
       state[j] = i;
       rec(c);
       state[i] = state[j] = -2;
     }
-    const c = cost + floatPen[i];
+    const c = cost + floatPen[i] + (inS1 && inS1[i] ? W_EXCHANGE : 0);
     if (c < best) {
       state[i] = -1;
       floats++;
@@ -134,4 +150,25 @@ function colourCost(p: PairingPlayer, c: Colour): number {
     if (Math.abs(diff) > 2 || threeInRow) v += W_TOP;
   }
   return v;
+}
+
+/** How many floaters can each meet a different player of the next group (bipartite augmenting paths). */
+function matchable(floaters: PairingPlayer[], next: PairingPlayer[]): number {
+  if (floaters.length === 0 || next.length === 0) return 0;
+  const owner = new Map<number, number>();
+  const tryAssign = (f: number, seen: Set<number>): boolean => {
+    for (let j = 0; j < next.length; j++) {
+      if (seen.has(j) || !canMeet(floaters[f], next[j])) continue;
+      seen.add(j);
+      const o = owner.get(j);
+      if (o === undefined || tryAssign(o, seen)) {
+        owner.set(j, f);
+        return true;
+      }
+    }
+    return false;
+  };
+  let m = 0;
+  for (let f = 0; f < floaters.length; f++) if (tryAssign(f, new Set())) m++;
+  return m;
 }

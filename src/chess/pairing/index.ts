@@ -33,6 +33,7 @@ export function pairNextRound(state: TournamentState): Pairing {
         score: groups[g][0].score,
         initialColour: s.initialColour,
         last,
+        next: groups[g + 1] ?? [],
         completes: (floaters) => last || canComplete([...floaters, ...below]),
       }) ?? (last ? null : { pairs: [], floaters: bracket });
     if (!result) throw new NoLegalPairingError('the lowest bracket cannot be completed');
