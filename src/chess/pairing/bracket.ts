@@ -93,8 +93,14 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       inS1 = null;
       return;
     }
-    for (const j of partnerOrder(i)) {
-      const c = cost + pen[i][j] + (inS1 && inS1[i] && inS1[j] ? W_EXCHANGE : 0);
+    // Cheapest partners first (stable, so generation order breaks ties): the first complete candidate is then
+    // near-optimal and the bound prunes hard, which keeps brackets of 70+ players fast.
+    const opts2 = partnerOrder(i)
+      .map((j, k) => ({ j, k, c: pen[i][j] + (inS1 && inS1[i] && inS1[j] ? W_EXCHANGE : 0) }))
+      .filter((o) => o.c !== Infinity);
+    if (greedy) opts2.sort((x, y) => x.c - y.c || x.k - y.k);
+    for (const { j, c: pc } of opts2) {
+      const c = cost + pc;
       if (c >= best) continue;
       state[i] = j;
       state[j] = i;
@@ -110,6 +116,13 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       state[i] = -2;
     }
   };
+  // Pass 1 finds a near-optimal cost with cheapest-first ordering; pass 2 walks the rules' generation order
+  // with that bound, so it returns the first candidate (in C.04.3 order) that is at least as good.
+  let greedy = true;
+  rec(0);
+  greedy = false;
+  nodes = 0;
+  if (bestState) best += 0.5;
   rec(0);
   if (!bestState) return null;
   const s: number[] = bestState;
