@@ -57,6 +57,21 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   let nodes = 0;
   const budget = opts.budget ?? 60000;
   let floats = 0;
+  // Lower bound on the colour preferences still to be refused: each pair grants at most one white and one black.
+  const wantsW = players.map((p) => p.colour.pref === 'white');
+  const wantsB = players.map((p) => p.colour.pref === 'black');
+  let undW = wantsW.filter(Boolean).length;
+  let undB = wantsB.filter(Boolean).length;
+  let und = n;
+  const decide = (k: number, d: number) => {
+    und -= d;
+    if (wantsW[k]) undW -= d;
+    if (wantsB[k]) undB -= d;
+  };
+  const colourBound = () => {
+    const p = Math.floor(und / 2);
+    return W_PREF * (Math.max(0, undW - p) + Math.max(0, undB - p));
+  };
 
   // S1 of the homogeneous remainder: fixed once the MDPs are decided (C.04.3 B.2).
   let inS1: boolean[] | null = null;
@@ -102,19 +117,27 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     for (const { j, c: pc } of opts2) {
       const c = cost + pc;
       if (c >= best) continue;
-      state[i] = j;
-      state[j] = i;
-      rec(c);
-      state[i] = state[j] = -2;
+      decide(i, 1);
+      decide(j, 1);
+      if (c + colourBound() < best) {
+        state[i] = j;
+        state[j] = i;
+        rec(c);
+        state[i] = state[j] = -2;
+      }
+      decide(i, -1);
+      decide(j, -1);
     }
     const c = cost + floatPen[i] + (inS1 && inS1[i] ? W_EXCHANGE : 0);
-    if (c < best) {
+    decide(i, 1);
+    if (c + colourBound() < best) {
       state[i] = -1;
       floats++;
       rec(c);
       floats--;
       state[i] = -2;
     }
+    decide(i, -1);
   };
   // Pass 1 finds a near-optimal cost with cheapest-first ordering; pass 2 walks the rules' generation order
   // with that bound, so it returns the first candidate (in C.04.3 order) that is at least as good.
