@@ -20,8 +20,6 @@ const W_PREF = 1e8; // C.10 colour preferences not granted
 const W_STRONG = 1e6; // C.11 strong colour preferences not granted
 const W_F1 = 1e4; // C.12/C.13 same float as in the previous round
 const W_F2 = 1e2; // C.14/C.15 same float as two rounds before
-// Not a criterion: among equal candidates, transpositions come before exchanges (an S1 member not paired with S2).
-const W_EXCHANGE = 1;
 
 export interface BracketResult {
   pairs: Array<[PairingPlayer, PairingPlayer]>;
@@ -52,11 +50,10 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   });
   const isMdp = players.map((p) => p.score > opts.score);
   const state = new Array<number>(n).fill(-2); // -2 undecided, -1 floats, else partner index
-  let best = Infinity;
-  let bestState: number[] | null = null;
-  let nodes = 0;
-  const budget = opts.budget ?? 60000;
+  // S1 of the homogeneous remainder: fixed once the MDPs are decided (C.04.3 B.2).
+  let inS1: boolean[] | null = null;
   let floats = 0;
+
   // Lower bound on the colour preferences still to be refused: each pair grants at most one white and one black.
   const wantsW = players.map((p) => p.colour.pref === 'white');
   const wantsB = players.map((p) => p.colour.pref === 'black');
@@ -70,83 +67,144 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   };
   const colourBound = () => {
     const p = Math.floor(und / 2);
-    return W_PREF * (Math.max(0, undW - p) + Math.max(0, undB - p));
+    const odd = und - 2 * p; // the player left over may be anyone, so may take a preference away with them
+    return W_PREF * (Math.max(0, undW - p - odd) + Math.max(0, undB - p - odd));
   };
 
-  // S1 of the homogeneous remainder: fixed once the MDPs are decided (C.04.3 B.2).
-  let inS1: boolean[] | null = null;
-  const partnerOrder = (i: number): number[] => {
-    const und: number[] = [];
-    for (let j = i + 1; j < n; j++) if (state[j] === -2) und.push(j);
-    if (isMdp[i]) return [...und.filter((j) => !isMdp[j]), ...und.filter((j) => isMdp[j])];
-    if (!inS1![i]) return und;
-    // Transpositions of S2 first, then exchanges with the lower members of S1.
-    return [...und.filter((j) => !inS1![j]), ...und.filter((j) => inS1![j])];
-  };
-
-  const rec = (cost: number): void => {
-    if (nodes++ > budget && bestState) return;
+  const firstUndecided = () => {
     let i = 0;
     while (i < n && state[i] !== -2) i++;
-    if (i === n) {
-      if (opts.last && floats > 1) return;
-      const floaters = players.filter((_, k) => state[k] === -1);
-      const total = cost + W_NEXT * (floaters.length - matchable(floaters, opts.next));
-      if (total < best && opts.completes(floaters)) {
-        best = total;
-        bestState = [...state];
+    return i;
+  };
+  const fixSplit = (i: number) => {
+    const rest: number[] = [];
+    for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
+    const flags = new Array<boolean>(n).fill(false);
+    rest.slice(0, Math.floor(rest.length / 2)).forEach((j) => (flags[j] = true));
+    inS1 = flags;
+  };
+  /** Decisions for player i in the rules' generation order: partners (cost, exchange flag), then floating (j = -1). */
+  const options = (i: number): Array<{ j: number; c: number; x: number }> => {
+    const undec: number[] = [];
+    for (let j = i + 1; j < n; j++) if (state[j] === -2) undec.push(j);
+    let order: number[];
+    const s1 = inS1 !== null && inS1[i];
+    if (isMdp[i]) order = [...undec.filter((j) => !isMdp[j]), ...undec.filter((j) => isMdp[j])];
+    else if (!s1) order = undec;
+    // Transpositions of S2 first, then exchanges with the lower members of S1.
+    else order = [...undec.filter((j) => !inS1![j]), ...undec.filter((j) => inS1![j])];
+    const out = order.filter((j) => pen[i][j] !== Infinity).map((j) => ({ j, c: pen[i][j], x: s1 && inS1![j] ? 1 : 0 }));
+    if (floatPen[i] !== Infinity) out.push({ j: -1, c: floatPen[i], x: s1 ? 1 : 0 });
+    return out;
+  };
+  const apply = (i: number, j: number, d: 1 | -1) => {
+    decide(i, d);
+    if (j >= 0) decide(j, d);
+    if (d === 1) {
+      state[i] = j;
+      if (j >= 0) state[j] = i;
+      else floats++;
+    } else {
+      state[i] = -2;
+      if (j >= 0) state[j] = -2;
+      else floats--;
+    }
+  };
+  const leafCost = (): number | null => {
+    if (opts.last && floats > 1) return null;
+    const floaters = players.filter((_, k) => state[k] === -1);
+    if (!opts.completes(floaters)) return null;
+    return W_NEXT * (floaters.length - matchable(floaters, opts.next));
+  };
+
+  /**
+   * Bounded cheapest-first search from the current partial candidate. `useExch` compares (criteria, exchanges)
+   * lexicographically, otherwise criteria only. Returns the best complete candidate found under the bound.
+   */
+  const search = (crit0: number, exch0: number, boundCrit: number, boundExch: number, useExch: boolean, budget: number) => {
+    let bestC = boundCrit, bestX = boundExch;
+    let found: number[] | null = null;
+    let nodes = 0;
+    const better = (c: number, x: number, strict: boolean) =>
+      c < bestC || (c === bestC && (!useExch || (strict ? x < bestX : x <= bestX)));
+    const rec = (crit: number, exch: number): void => {
+      if (nodes++ > budget) return;
+      const i = firstUndecided();
+      if (i === n) {
+        const extra = leafCost();
+        if (extra === null) return;
+        const c = crit + extra;
+        if (better(c, exch, found !== null)) {
+          bestC = c;
+          bestX = exch;
+          found = [...state];
+        }
+        return;
       }
-      return;
+      let setSplit = false;
+      if (!isMdp[i] && inS1 === null) {
+        fixSplit(i);
+        setSplit = true;
+      }
+      const opts2 = options(i).sort((a, b) => a.c - b.c);
+      for (const o of opts2) {
+        const c = crit + o.c;
+        if (c > bestC) break;
+        apply(i, o.j, 1);
+        if (better(c + colourBound(), exch + o.x, found !== null)) rec(c, exch + o.x);
+        apply(i, o.j, -1);
+        if (nodes > budget) break;
+      }
+      if (setSplit) inS1 = null;
+    };
+    rec(crit0, exch0);
+    return found ? { crit: bestC, exch: bestX, state: found as number[] } : null;
+  };
+
+  // Pass 1: the best candidate a bounded search finds; its cost is the target.
+  const first = search(0, 0, Infinity, Infinity, true, opts.budget ?? 20000);
+  if (!first) return null;
+  let target = first;
+  // Pass 2: build the candidate decision by decision in the rules' generation order, keeping the first
+  // option from which the target cost is still reachable. This yields the first candidate, in C.04.3 order,
+  // among the best ones. Exchanges only separate candidates sharing the same MDP pairing.
+  let crit = 0, exch = 0;
+  let bestState: number[] | null = target.state;
+  const undo: Array<[number, number]> = [];
+  for (;;) {
+    const i = firstUndecided();
+    if (i === n) {
+      bestState = [...state];
+      break;
     }
     if (!isMdp[i] && inS1 === null) {
-      const rest: number[] = [];
-      for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
-      const flags = new Array<boolean>(n).fill(false);
-      rest.slice(0, Math.floor(rest.length / 2)).forEach((j) => (flags[j] = true));
-      inS1 = flags;
-      rec(cost);
-      inS1 = null;
-      return;
+      fixSplit(i);
+      const again = search(crit, exch, target.crit, Infinity, true, 4000);
+      if (again) target = again;
     }
-    // Cheapest partners first (stable, so generation order breaks ties): the first complete candidate is then
-    // near-optimal and the bound prunes hard, which keeps brackets of 70+ players fast.
-    const opts2 = partnerOrder(i)
-      .map((j, k) => ({ j, k, c: pen[i][j] + (inS1 && inS1[i] && inS1[j] ? W_EXCHANGE : 0) }))
-      .filter((o) => o.c !== Infinity);
-    if (greedy) opts2.sort((x, y) => x.c - y.c || x.k - y.k);
-    for (const { j, c: pc } of opts2) {
-      const c = cost + pc;
-      if (c >= best) continue;
-      decide(i, 1);
-      decide(j, 1);
-      if (c + colourBound() < best) {
-        state[i] = j;
-        state[j] = i;
-        rec(c);
-        state[i] = state[j] = -2;
+    const inRemainder = inS1 !== null;
+    let chosen = false;
+    for (const o of options(i)) {
+      const c = crit + o.c;
+      if (c > target.crit) continue;
+      apply(i, o.j, 1);
+      const ok = search(c, exch + o.x, target.crit, target.exch, inRemainder, 1500);
+      if (ok) {
+        crit = c;
+        exch += o.x;
+        undo.push([i, o.j]);
+        chosen = true;
+        break;
       }
-      decide(i, -1);
-      decide(j, -1);
+      apply(i, o.j, -1);
     }
-    const c = cost + floatPen[i] + (inS1 && inS1[i] ? W_EXCHANGE : 0);
-    decide(i, 1);
-    if (c + colourBound() < best) {
-      state[i] = -1;
-      floats++;
-      rec(c);
-      floats--;
-      state[i] = -2;
+    if (!chosen) {
+      bestState = target.state;
+      break;
     }
-    decide(i, -1);
-  };
-  // Pass 1 finds a near-optimal cost with cheapest-first ordering; pass 2 walks the rules' generation order
-  // with that bound, so it returns the first candidate (in C.04.3 order) that is at least as good.
-  let greedy = true;
-  rec(0);
-  greedy = false;
-  nodes = 0;
-  if (bestState) best += 0.5;
-  rec(0);
+  }
+  for (const [i, j] of undo.reverse()) apply(i, j, -1);
+  inS1 = null;
   if (!bestState) return null;
   const s: number[] = bestState;
   const pairs: Array<[PairingPlayer, PairingPlayer]> = [];
