@@ -62,7 +62,12 @@ function orderBoards(pairs: Array<[PairingPlayer, PairingPlayer]>, initialColour
   });
   keyed.sort((x, y) => y.max - x.max || y.min - x.min || x.top - y.top);
   return keyed.map(({ a, b }, i) => {
-    const ca = allocate(a, b, initialColour);
+    // Round 1 (nobody has a colour yet): the drawing of lots alternates board by board, so the higher-ranked
+    // player takes the initial colour on odd boards, whatever the pairing numbers after absences.
+    const lots = a.colour.pref === null && b.colour.pref === null && a.colour.byRound.every((c) => c === null) && b.colour.byRound.every((c) => c === null);
+    const hi = a.score > b.score || (a.score === b.score && a.rank < b.rank) ? a : b;
+    const hiColour: Colour = i % 2 === 0 ? initialColour : initialColour === 'white' ? 'black' : 'white';
+    const ca = lots ? (hi === a ? hiColour : hiColour === 'white' ? 'black' : 'white') : allocate(a, b, initialColour);
     return { board: i + 1, white: ca === 'white' ? a.rank : b.rank, black: ca === 'white' ? b.rank : a.rank };
   });
 }
