@@ -122,22 +122,28 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
    * lexicographically, otherwise criteria only. Returns the best complete candidate found under the bound.
    */
   const search = (crit0: number, exch0: number, boundCrit: number, boundExch: number, useExch: boolean, budget: number) => {
+    const free = state.map((v) => v === -2);
     let bestC = boundCrit, bestX = boundExch;
     let found: number[] | null = null;
+    let foundS1: boolean[] | null = null;
     let nodes = 0;
+    // The first leaf of a cheapest-first dive, kept (whatever its cost) for the local improvement below.
+    let dive: { crit: number; exch: number; state: number[]; s1: boolean[] | null } | null = null;
     const better = (c: number, x: number, strict: boolean) =>
       c < bestC || (c === bestC && (!useExch || (strict ? x < bestX : x <= bestX)));
-    const rec = (crit: number, exch: number): void => {
-      if (nodes++ > budget) return;
+    const rec = (crit: number, exch: number, bounded: boolean): void => {
+      if (nodes++ > budget || (!bounded && dive)) return;
       const i = firstUndecided();
       if (i === n) {
         const extra = leafCost();
         if (extra === null) return;
         const c = crit + extra;
-        if (better(c, exch, found !== null)) {
+        if (!bounded) dive = { crit: c, exch, state: [...state], s1: inS1 };
+        else if (better(c, exch, found !== null)) {
           bestC = c;
           bestX = exch;
           found = [...state];
+          foundS1 = inS1;
         }
         return;
       }
@@ -149,16 +155,60 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       const opts2 = options(i).sort((a, b) => a.c - b.c);
       for (const o of opts2) {
         const c = crit + o.c;
-        if (c > bestC) break;
+        if (bounded && c > bestC) break;
         apply(i, o.j, 1);
-        if (better(c + colourBound(), exch + o.x, found !== null)) rec(c, exch + o.x);
+        if (!bounded || better(c + colourBound(), exch + o.x, found !== null)) rec(c, exch + o.x, bounded);
         apply(i, o.j, -1);
-        if (nodes > budget) break;
+        if (nodes > budget || (!bounded && dive)) break;
       }
       if (setSplit) inS1 = null;
     };
-    rec(crit0, exch0);
-    return found ? { crit: bestC, exch: bestX, state: found as number[] } : null;
+    rec(crit0, exch0, true);
+    if (found) {
+      const r = improve(found, foundS1, bestC, bestX, free, useExch);
+      return { crit: r.crit, exch: r.exch, state: r.state };
+    }
+    // Nothing under the bound within the budget: dive once and repair the dive by swapping partners.
+    nodes = 0;
+    rec(crit0, exch0, false);
+    const d = dive as { crit: number; exch: number; state: number[]; s1: boolean[] | null } | null;
+    if (!d) return null;
+    const r = improve(d.state, d.s1, d.crit, d.exch, free, useExch);
+    const ok = r.crit < boundCrit || (r.crit === boundCrit && (!useExch || r.exch <= boundExch));
+    return ok ? r : null;
+  };
+
+  /** 2-opt repair of a complete candidate: re-pair two pairs of free players while that lowers the cost. */
+  const improve = (st0: number[], s1: boolean[] | null, crit: number, exch: number, free: boolean[], useExch: boolean) => {
+    const st = [...st0];
+    const x = (i: number, j: number) => (s1 && s1[i] && s1[j] ? 1 : 0);
+    for (let sweep = 0; sweep < 20; sweep++) {
+      let improved = false;
+      const ps: Array<[number, number]> = [];
+      for (let i = 0; i < n; i++) if (free[i] && st[i] > i && free[st[i]]) ps.push([i, st[i]]);
+      for (let a = 0; a < ps.length; a++) {
+        for (let b = a + 1; b < ps.length; b++) {
+          const [i, j] = ps[a], [k, l] = ps[b];
+          const cur = pen[i][j] + pen[k][l], curX = x(i, j) + x(k, l);
+          for (const [p, q, r, t] of [[i, k, j, l], [i, l, j, k]]) {
+            const alt = pen[p][q] + pen[r][t];
+            if (alt === Infinity) continue;
+            const altX = x(Math.min(p, q), Math.max(p, q)) + x(Math.min(r, t), Math.max(r, t));
+            if (alt < cur || (alt === cur && useExch && altX < curX)) {
+              st[p] = q; st[q] = p; st[r] = t; st[t] = r;
+              crit += alt - cur;
+              exch += altX - curX;
+              ps[a] = [Math.min(p, q), Math.max(p, q)];
+              ps[b] = [Math.min(r, t), Math.max(r, t)];
+              improved = true;
+              break;
+            }
+          }
+        }
+      }
+      if (!improved) break;
+    }
+    return { crit, exch, state: st };
   };
 
   // Pass 1: the best candidate a bounded search finds; its cost is the target.
