@@ -110,12 +110,12 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       else floats--;
     }
   };
-  const leafCost = (): number | null => {
-    if (opts.last && floats > 1) return null;
-    const floaters = players.filter((_, k) => state[k] === -1);
+  const floatExtra = (floaters: PairingPlayer[]): number | null => {
+    if (opts.last && floaters.length > 1) return null;
     if (!opts.completes(floaters)) return null;
     return W_NEXT * (floaters.length - matchable(floaters, opts.next));
   };
+  const leafCost = (): number | null => floatExtra(players.filter((_, k) => state[k] === -1));
 
   /**
    * Bounded cheapest-first search from the current partial candidate. `useExch` compares (criteria, exchanges)
@@ -204,6 +204,32 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
               break;
             }
           }
+        }
+      }
+      // Move the float: a floater takes a partner's place and that partner floats instead.
+      const fl = () => players.filter((_, k) => st[k] === -1);
+      const baseExtra = floatExtra(fl());
+      for (let f = 0; f < n && !improved && baseExtra !== null; f++) {
+        if (!free[f] || st[f] !== -1) continue;
+        for (const [i, j] of ps) {
+          for (const [stay, go] of [[i, j], [j, i]]) {
+            const alt = pen[f][stay] + floatPen[go];
+            const cur = pen[i][j] + floatPen[f];
+            if (alt === Infinity || alt > cur) continue;
+            const altX = x(Math.min(f, stay), Math.max(f, stay)) + (s1 && s1[go] ? 1 : 0);
+            const curX = x(i, j) + (s1 && s1[f] ? 1 : 0);
+            st[f] = stay; st[stay] = f; st[go] = -1;
+            const extra = floatExtra(fl());
+            const delta = extra === null ? Infinity : alt - cur + extra - baseExtra;
+            if (delta < 0 || (delta === 0 && useExch && altX < curX)) {
+              crit += delta;
+              exch += altX - curX;
+              improved = true;
+              break;
+            }
+            st[f] = -1; st[stay] = go; st[go] = stay;
+          }
+          if (improved) break;
         }
       }
       if (!improved) break;
