@@ -20,6 +20,8 @@ const W_PREF = 1e8; // C.10 colour preferences not granted
 const W_STRONG = 1e6; // C.11 strong colour preferences not granted
 const W_F1 = 1e4; // C.12/C.13 same float as in the previous round
 const W_F2 = 1e2; // C.14/C.15 same float as two rounds before
+/** Single exchanges tried, in order, before falling back to a free search over exchanges. */
+const MAX_EXCHANGES = 40;
 
 export interface BracketResult {
   pairs: Array<[PairingPlayer, PairingPlayer]>;
@@ -52,6 +54,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   const state = new Array<number>(n).fill(-2); // -2 undecided, -1 floats, else partner index
   // S1 of the homogeneous remainder: fixed once the MDPs are decided (C.04.3 B.2).
   let inS1: boolean[] | null = null;
+  let restricted = false;
   let floats = 0;
 
   // Lower bound on the colour preferences still to be refused: each pair grants at most one white and one black.
@@ -90,11 +93,13 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     let order: number[];
     const s1 = inS1 !== null && inS1[i];
     if (isMdp[i]) order = [...undec.filter((j) => !isMdp[j]), ...undec.filter((j) => isMdp[j])];
+    // A pure transposition of a given S1/S2 split: every pair crosses, and only S2 members float.
+    else if (restricted) order = undec.filter((j) => inS1![j] !== s1);
     else if (!s1) order = undec;
     // Transpositions of S2 first, then exchanges with the lower members of S1.
     else order = [...undec.filter((j) => !inS1![j]), ...undec.filter((j) => inS1![j])];
     const out = order.filter((j) => pen[i][j] !== Infinity).map((j) => ({ j, c: pen[i][j], x: s1 && inS1![j] ? 1 : 0 }));
-    if (floatPen[i] !== Infinity) out.push({ j: -1, c: floatPen[i], x: s1 ? 1 : 0 });
+    if (floatPen[i] !== Infinity && !(restricted && s1)) out.push({ j: -1, c: floatPen[i], x: s1 ? 1 : 0 });
     return out;
   };
   const apply = (i: number, j: number, d: 1 | -1) => {
@@ -193,6 +198,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
           for (const [p, q, r, t] of [[i, k, j, l], [i, l, j, k]]) {
             const alt = pen[p][q] + pen[r][t];
             if (alt === Infinity) continue;
+            if (restricted && s1 && (s1[p] === s1[q] || s1[r] === s1[t])) continue;
             const altX = x(Math.min(p, q), Math.max(p, q)) + x(Math.min(r, t), Math.max(r, t));
             if (alt < cur || (alt === cur && useExch && altX < curX)) {
               st[p] = q; st[q] = p; st[r] = t; st[t] = r;
@@ -216,6 +222,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
             const alt = pen[f][stay] + floatPen[go];
             const cur = pen[i][j] + floatPen[f];
             if (alt === Infinity || alt > cur) continue;
+            if (restricted && s1 && (s1[go] || s1[f] === s1[stay])) continue;
             const altX = x(Math.min(f, stay), Math.max(f, stay)) + (s1 && s1[go] ? 1 : 0);
             const curX = x(i, j) + (s1 && s1[f] ? 1 : 0);
             st[f] = stay; st[stay] = f; st[go] = -1;
@@ -254,11 +261,37 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       break;
     }
     if (!isMdp[i] && inS1 === null) {
-      fixSplit(i);
-      const again = search(crit, exch, target.crit, Infinity, true, 4000);
-      if (again) target = again;
+      // The homogeneous remainder: try its S1/S2 split, then single exchanges in the order of C.04.3 D.2,
+      // each as pure transpositions; the first split that reaches the target cost is the one the rules pick.
+      const rest: number[] = [];
+      for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
+      const half = Math.floor(rest.length / 2);
+      const splits: number[][] = [rest.slice(0, half)];
+      const swaps: Array<[number, number]> = [];
+      for (let a = 0; a < half; a++) for (let b = half; b < rest.length; b++) swaps.push([a, b]);
+      // Smallest BSN difference, then the highest S1 player moved down, then the lowest S2 player moved up.
+      swaps.sort((x, y) => x[1] - x[0] - (y[1] - y[0]) || y[0] - x[0] || x[1] - y[1]);
+      for (const [a, b] of swaps.slice(0, MAX_EXCHANGES)) splits.push(rest.slice(0, half).map((k, idx) => (idx === a ? rest[b] : k)));
+      let picked = false;
+      for (const split of splits) {
+        const flags = new Array<boolean>(n).fill(false);
+        for (const k of split) flags[k] = true;
+        inS1 = flags;
+        restricted = true;
+        const r = search(crit, exch, target.crit, Infinity, false, 1500);
+        if (r && r.crit <= target.crit) {
+          picked = true;
+          break;
+        }
+      }
+      if (!picked) {
+        restricted = false;
+        fixSplit(i);
+        const again = search(crit, exch, target.crit, Infinity, true, 4000);
+        if (again) target = again;
+      }
     }
-    const inRemainder = inS1 !== null;
+    const inRemainder = inS1 !== null && !restricted;
     let chosen = false;
     for (const o of options(i)) {
       const c = crit + o.c;
@@ -281,6 +314,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   }
   for (const [i, j] of undo.reverse()) apply(i, j, -1);
   inS1 = null;
+  restricted = false;
   if (!bestState) return null;
   const s: number[] = bestState;
   const pairs: Array<[PairingPlayer, PairingPlayer]> = [];
