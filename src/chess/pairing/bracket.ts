@@ -20,6 +20,7 @@ const W_PREF = 1e8; // C.10 colour preferences not granted
 const W_STRONG = 1e6; // C.11 strong colour preferences not granted
 const W_F1 = 1e4; // C.12/C.13 same float as in the previous round
 const W_F2 = 1e2; // C.14/C.15 same float as two rounds before
+const W_FD1 = 1; // C.18/C.19 score differences (half-points) of repeated floats from the previous round
 /** Single exchanges tried, in order, before falling back to a free search over exchanges. */
 const MAX_EXCHANGES = 40;
 
@@ -334,8 +335,11 @@ export function pairPenalty(a: PairingPlayer, b: PairingPlayer, initialColour: C
   v += colourCost(a, ca) + colourCost(b, ca === 'white' ? 'black' : 'white');
   if (a.score !== b.score) {
     const up = a.score > b.score ? b : a;
-    if (up.float1 === 'up') v += W_F1;
+    const down = up === a ? b : a;
+    const d = Math.abs(a.score - b.score) * 2;
+    if (up.float1 === 'up') v += W_F1 + W_FD1 * d;
     if (up.float2 === 'up') v += W_F2;
+    if (down.float1 === 'down') v += W_FD1 * d;
   }
   return v;
 }
