@@ -70,11 +70,13 @@ export function allocate(a: ColourSide, b: ColourSide, initialColour: Colour): C
   if (pa.strength === ABSOLUTE && Math.abs(pa.diff) !== Math.abs(pb.diff)) {
     return Math.abs(pa.diff) > Math.abs(pb.diff) ? pref : other(pref);
   }
-  // E.3 alternate from the most recent round in which they had different colours.
-  const n = Math.min(pa.byRound.length, pb.byRound.length);
-  for (let r = n - 1; r >= 0; r--) {
-    const ca = pa.byRound[r], cb = pb.byRound[r];
-    if (ca && cb && ca !== cb) return other(ca);
+  // E.3 alternate from the most recent time they had different colours, comparing their played games
+  // from the latest backwards (unplayed rounds are skipped, not matched round by round).
+  const ga = pa.byRound.filter((c): c is Colour => c !== null);
+  const gb = pb.byRound.filter((c): c is Colour => c !== null);
+  for (let k = 1; k <= Math.min(ga.length, gb.length); k++) {
+    const ca = ga[ga.length - k], cb = gb[gb.length - k];
+    if (ca !== cb) return other(ca);
   }
   // E.4 the higher-ranked player gets the preference.
   return higherRanked(a, b) === a ? pref : other(pref);

@@ -47,6 +47,15 @@ describe('colour allocation (C.04.3 E)', () => {
     const b = side(2, 2, [g('black'), g('white'), g('black'), g('white')]);
     expect(allocate(a, b, 'white')).toBe('white');
   });
+  it('E.3 compares played games from the latest backwards, skipping unplayed rounds', () => {
+    // Case 108, Nos. 20 and 37 (3 points each, both mildly prefer White).
+    // No. 20: B, forfeit, W, W, B -> played B W W B. No. 37: W, B, W, half-point bye, B -> played W B W B.
+    // From the end: B/B, W/W, then W/B: No. 20 had White, so No. 20 gets Black and No. 37 White.
+    // (Matching round by round instead would reach round 1, B/W, and give No. 20 White.)
+    const a = side(20, 3, [g('black'), g('white', 'forfeitWin'), g('white'), g('white'), g('black')]);
+    const b = side(37, 3, [g('white'), g('black'), g('white'), { kind: 'halfBye' }, g('black')]);
+    expect(allocate(a, b, 'white')).toBe('black');
+  });
   it('E.4 otherwise the higher-ranked player gets the preference', () => {
     expect(allocate(side(5, 1, [g('white')]), side(2, 1, [g('white')]), 'white')).toBe('white'); // No. 2 is higher: gets black
     expect(allocate(side(5, 2, [g('white')]), side(2, 1, [g('white')]), 'white')).toBe('black'); // No. 5 has more points
