@@ -15,6 +15,7 @@ export { parseTrf } from './trf.js';
  */
 export function pairNextRound(state: TournamentState): Pairing {
   const s = tournamentStateSchema.parse(state);
+  checkConsistent(s);
   if (s.roundsPlayed >= s.totalRounds) throw new NoLegalPairingError('all rounds have been played');
   const players = pairingPlayers(s);
   if (players.length < 2) throw new NoLegalPairingError('fewer than two players take part in the round');
@@ -52,6 +53,24 @@ export function pairNextRound(state: TournamentState): Pairing {
     }
   }
   return { boards: orderBoards(pairs, s.initialColour), byes: bye ? [bye.rank] : [] };
+}
+
+/** The engine trusts histories to be mutual; an adapter bug should fail loudly, not pair nonsense. */
+function checkConsistent(s: TournamentState): void {
+  const byRank = new Map(s.players.map((p) => [p.startingRank, p]));
+  if (byRank.size !== s.players.length) throw new Error('invalid tournament state: duplicate starting ranks');
+  for (const p of s.players) {
+    if (p.history.length !== s.roundsPlayed) {
+      throw new Error(`invalid tournament state: player ${p.startingRank} has ${p.history.length} rounds, expected ${s.roundsPlayed}`);
+    }
+    p.history.forEach((e, r) => {
+      if (e.kind !== 'game') return;
+      const o = byRank.get(e.opponent)?.history[r];
+      if (!o || o.kind !== 'game' || o.opponent !== p.startingRank) {
+        throw new Error(`invalid tournament state: round ${r + 1} game ${p.startingRank}-${e.opponent} is not recorded for both players`);
+      }
+    });
+  }
 }
 
 /** Board order (C.04.2): higher score in the pair, then the lower score, then the higher-ranked player's number. */

@@ -44,6 +44,10 @@ describe('Dutch pairing engine', () => {
     expect(p.byes).toEqual([]);
   });
 
+  it('rejects a state whose games are not recorded for both players', () => {
+    expect(() => pairNextRound(tournament(3, [['2w1'], ['3b0'], ['2w1'], ['U']]))).toThrow(/not recorded for both/);
+  });
+
   it('throws NoLegalPairingError when every pairing would be a rematch, or the event is over', () => {
     expect(() => pairNextRound(tournament(3, [['2w1'], ['1b0']]))).toThrow(NoLegalPairingError);
     expect(() => pairNextRound(tournament(1, [['2w1'], ['1b0']]))).toThrow(NoLegalPairingError);
