@@ -5,10 +5,14 @@ import type { PairingPlayer } from './scoreGroups.js';
 /**
  * One bracket of the Dutch system: moved-down players (MDPs) plus the residents of a score group.
  *
- * Candidates are generated in the order of C.04.3 (MDPs against S2 in order, then S1 against S2 by
- * transpositions, then exchanges with the rest of S1) by a depth-first search, and scored by the quality
- * criteria folded into one number, most important first. The first candidate with the lowest score wins,
- * which is what the rules ask (the first candidate in the generation order among the best ones).
+ * The quality criteria are folded into one cost per candidate, most important first (weights below), and
+ * the rules ask for the first candidate, in their generation order, among those of lowest cost. So:
+ * 1. a bounded cheapest-first search, repaired by 2-opt swaps, finds the lowest cost it can (the target);
+ * 2. the candidate is then built decision by decision in generation order (MDPs against S2 in order; the
+ *    homogeneous remainder as transpositions of its S1/S2 split, then of single exchanges ordered as in
+ *    C.04.3, then a free search), keeping at each step the first option from which the target is reachable.
+ * Exchanges (S1 paired within S1, or an S1 player floating) only break ties between candidates that share
+ * the same MDP pairing.
  */
 
 // Quality criteria weights, lexicographic by magnitude.
