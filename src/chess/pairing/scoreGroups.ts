@@ -13,7 +13,7 @@ export interface PairingPlayer {
   /** Float in the last round and the one before: 'down', 'up' or null (A.4). */
   float1: 'down' | 'up' | null;
   float2: 'down' | 'up' | null;
-  /** Last round only: more than half the maximum possible score (A.7 topscorer). */
+  /** Last round only: more than half the maximum possible score so far, i.e. the rounds played (A.7 topscorer). */
   topscorer: boolean;
 }
 
@@ -36,7 +36,8 @@ export function pairingPlayers(state: TournamentState): PairingPlayer[] {
     if (r < 0) return null;
     const e = byRank.get(rank)!.history[r];
     if (!e) return null;
-    // A player who does not play a game in a round counts as a downfloater (A.4).
+    // A player who does not play a game in a round counts as a downfloater (A.4); a forfeit loser, who was
+    // paired but did not come, does not (this reading matches the reference engine's pairings).
     if (e.kind !== 'game' || !isPlayedGame(e)) return e.kind === 'game' && e.result === 'forfeitLoss' ? null : 'down';
     const mine = before.get(rank)![r];
     const theirs = before.get(e.opponent)?.[r] ?? mine;
@@ -53,7 +54,7 @@ export function pairingPlayers(state: TournamentState): PairingPlayer[] {
       byeEligible: !p.history.some((e) => e.kind === 'pab' || (e.kind === 'game' && e.result === 'forfeitWin')),
       float1: floatIn(p.startingRank, rounds - 1),
       float2: floatIn(p.startingRank, rounds - 2),
-      topscorer: lastRound && p.points > state.totalRounds / 2,
+      topscorer: lastRound && p.points > state.roundsPlayed / 2,
     }))
     .sort(byScoreThenRank);
 }
