@@ -45,6 +45,33 @@ export function canComplete(players: PairingPlayer[], budget = 4000): boolean {
   return rec(n);
 }
 
+/**
+ * C.4 completion test for "these floaters plus every lower player", called for many floater sets per bracket.
+ * The lower players' degrees are computed once, so the usual case (Dirac's condition holds) costs
+ * O(floaters × lower players); only when it fails does the full search run.
+ */
+export function completer(below: PairingPlayer[]): (floaters: PairingPlayer[]) => boolean {
+  const baseDeg = below.map((a) => below.reduce((d, b) => (a !== b && canMeet(a, b) ? d + 1 : d), 0));
+  const memo = new Map<string, boolean>();
+  return (floaters) => {
+    const key = floaters.map((f) => f.rank).sort((a, b) => a - b).join();
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const n = floaters.length + below.length;
+    let ok: boolean | null = null;
+    if (n === 0) ok = true;
+    else if (n >= 3 && (n % 2 === 0 || [...floaters, ...below].some((p) => p.byeEligible))) {
+      const need = n % 2 === 0 ? n / 2 : (n + 1) / 2;
+      const deg = below.map((b, i) => baseDeg[i] + floaters.filter((f) => canMeet(f, b)).length);
+      const fdeg = floaters.map((f) => below.filter((b) => canMeet(f, b)).length + floaters.filter((g) => g !== f && canMeet(f, g)).length);
+      if (Math.min(...deg, ...fdeg) >= need) ok = true;
+    }
+    if (ok === null) ok = canComplete([...floaters, ...below]);
+    memo.set(key, ok);
+    return ok;
+  };
+}
+
 /** The bye goes only to a player who has not had a PAB or a forfeit win (C.04.1, C.04.3 C.2). */
 export function mayTakeBye(p: PairingPlayer): boolean {
   return p.byeEligible;

@@ -1,5 +1,5 @@
 import { pairBracket } from './bracket.js';
-import { canComplete } from './byes.js';
+import { canComplete, completer } from './byes.js';
 import { allocate, type Colour } from './colours.js';
 import { NoLegalPairingError } from './noLegalPairing.js';
 import { pairingPlayers, scoreGroups, type PairingPlayer } from './scoreGroups.js';
@@ -28,7 +28,6 @@ export function pairNextRound(state: TournamentState): Pairing {
   for (let g = 0; g < groups.length; g++) {
     const last = g === groups.length - 1;
     const below = groups.slice(g + 1).flat();
-    const completion = new Map<string, boolean>();
     const bracket = [...carried, ...groups[g]];
     const result =
       pairBracket(bracket, {
@@ -36,13 +35,7 @@ export function pairNextRound(state: TournamentState): Pairing {
         initialColour: s.initialColour,
         last,
         next: groups[g + 1] ?? [],
-        completes: (floaters) => {
-          if (last) return true;
-          const key = floaters.map((f) => f.rank).sort((a, b) => a - b).join();
-          let ok = completion.get(key);
-          if (ok === undefined) completion.set(key, (ok = canComplete([...floaters, ...below])));
-          return ok;
-        },
+        completes: last ? () => true : completer(below),
       }) ?? (last ? null : { pairs: [], floaters: bracket });
     if (!result) throw new NoLegalPairingError('the lowest bracket cannot be completed');
     pairs.push(...result.pairs);
