@@ -44,6 +44,23 @@ describe('Dutch pairing engine', () => {
     expect(p.byes).toEqual([]);
   });
 
+  it('lets last-round topscorers with the same absolute colour preference meet (C.3), but no one else', () => {
+    // R1 1-3, 2-4, 5-6 (draw); R2 1-4, 2-3, 6-5 (draw). Nos. 1 and 2 won twice with White: 2 points each and an
+    // absolute Black preference; Nos. 3 and 4 lost twice with Black (absolute White); 5 and 6 have 1 point.
+    const rows = [['3w1', '4w1'], ['4w1', '3w1'], ['1b0', '2b0'], ['2b0', '1b0'], ['6w=', '6b='], ['5b=', '5w=']];
+    // Last round: 1 and 2 are topscorers (2 > 2 rounds / 2), so they meet; E.4 gives the higher-ranked No. 1
+    // Black. 5-6 is a rematch, so both drop to 3 and 4: 5 (mild White) meets 3 (absolute White, gets it),
+    // 6 (mild Black) meets 4. Boards: the 2-point pair, then by the higher-ranked player (5 before 6).
+    expect(pairNextRound(tournament(3, rows)).boards).toEqual([
+      { board: 1, white: 2, black: 1 },
+      { board: 2, white: 3, black: 5 },
+      { board: 3, white: 4, black: 6 },
+    ]);
+    // Not the last round: 1-2 and 3-4 would each join two equal absolute preferences, and 1 and 2 have met
+    // both 3 and 4, so no legal pairing exists.
+    expect(() => pairNextRound(tournament(4, rows))).toThrow(NoLegalPairingError);
+  });
+
   it('rejects a state whose games are not recorded for both players', () => {
     expect(() => pairNextRound(tournament(3, [['2w1'], ['3b0'], ['2w1'], ['U']]))).toThrow(/not recorded for both/);
   });
