@@ -246,3 +246,29 @@ describe('estimate_pairings', () => {
     );
   });
 });
+
+describe('estimate_pairings with the real Dutch engine', () => {
+  test('round 3 of the saved event: every player exactly once, no rematch, what-if rows for the target', async () => {
+    app = makeTestApp();
+    ({ server } = await chessResultsServer([TNR], jeddahPages));
+    useClient(app, server);
+    const state = (await app.call(getTournamentState, { tnr: TNR })).body as State;
+    const r = await app.call(estimatePairings, { tnr: TNR, target: 'Al Jabri, Mohammed Ali' });
+    expect(r.status).toBe(200);
+    const body = r.body as {
+      round: number;
+      isEstimate: boolean;
+      boards: Array<{ white: { startingRank: number }; black: { startingRank: number } }>;
+      byes: Array<{ startingRank: number }>;
+      whatIf: Array<{ result: string }>;
+    };
+    expect(body.isEstimate).toBe(true);
+    expect(body.round).toBe(state.roundsPaired + 1);
+    const seated = [...body.boards.flatMap((b) => [b.white.startingRank, b.black.startingRank]), ...body.byes.map((b) => b.startingRank)];
+    expect(new Set(seated).size).toBe(seated.length);
+    expect(seated.sort((a, b) => a - b)).toEqual(state.players.map((p) => p.startingRank).sort((a, b) => a - b));
+    const met = new Set(state.players.flatMap((p) => p.rounds.filter((x) => x.opponent !== null).map((x) => `${p.startingRank}-${x.opponent}`)));
+    for (const b of body.boards) expect(met.has(`${b.white.startingRank}-${b.black.startingRank}`)).toBe(false);
+    expect(body.whatIf.map((w) => w.result)).toEqual(['win', 'draw', 'loss']);
+  });
+});

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../context.js';
-import { notAvailableYet } from '../../errors.js';
 import { noLegalPairing } from '../../sources/chessresults/errors.js';
-import { isNoLegalPairing, loadPairingEngine, type PairingEngine } from './engine.js';
+import { dutchEngine, isNoLegalPairing, type PairingEngine } from './engine.js';
 import { loadSeedList, loadTournament, type LoadedPlayer, type LoadedTournament } from './load.js';
 import { toEngineState, type AssumedResult, type EngineTournamentState } from './pairingInput.js';
 import { estimateRound1, type EstimatedBoard } from './round1.js';
@@ -67,7 +66,7 @@ function pairOrConflict(engine: PairingEngine, state: EngineTournamentState) {
 export async function pairingsEstimate(
   ctx: Ctx,
   input: { tnr: string; target?: string },
-  engineLoader: () => Promise<PairingEngine | null> = loadPairingEngine,
+  engine: PairingEngine = dutchEngine,
 ) {
   const tnr = resolveTnr(input.tnr, ctx.caller.surface);
   const t = await loadTournament(ctx.runtime.chessResults, tnr);
@@ -76,8 +75,6 @@ export async function pairingsEstimate(
     throw noLegalPairing(`all ${t.roundsTotal} rounds are already paired; there is no next round`);
   }
   if (t.players.length < 2) throw noLegalPairing('fewer than two players are registered');
-  const engine = await engineLoader();
-  if (!engine) throw notAvailableYet('estimate_pairings (the Dutch pairing engine is not installed in this build)');
 
   const base = toEngineState(t, () => 'draw');
   const pairing = pairOrConflict(engine, base.state);

@@ -1,41 +1,12 @@
-/**
- * The bridge from a parsed chess-results tournament to the Dutch pairing engine's input.
- *
- * The engine lives in src/chess/pairing/ (built on the `pairing` branch). Its contract, as committed
- * there in src/chess/pairing/state.ts and index.ts, is `pairNextRound(state: TournamentState): Pairing`,
- * throwing `NoLegalPairingError`. The shapes below mirror that contract field for field so this branch
- * compiles on its own; once both branches are merged, replace these mirrors with
- * `import type { TournamentState, Pairing } from '../../chess/pairing/index.js'` (see engine.ts).
- */
+/** The bridge from a parsed chess-results tournament to the Dutch pairing engine's input (src/chess/pairing). */
+import type { Pairing, PlayerState, RoundEntry, TournamentState } from '../../chess/pairing/index.js';
 import { SourceUnreadable } from '../../sources/chessresults/errors.js';
 import type { LoadedTournament, RoundOutcome } from './load.js';
 
-export type EngineRoundEntry =
-  | { kind: 'game'; opponent: number; colour: 'white' | 'black'; result: 'win' | 'draw' | 'loss' | 'forfeitWin' | 'forfeitLoss' }
-  | { kind: 'pab' }
-  | { kind: 'halfBye' }
-  | { kind: 'absent' };
-
-export interface EnginePlayerState {
-  startingRank: number;
-  name: string;
-  rating: number;
-  points: number;
-  history: EngineRoundEntry[];
-  absentNextRound: boolean;
-}
-
-export interface EngineTournamentState {
-  totalRounds: number;
-  roundsPlayed: number;
-  initialColour: 'white' | 'black';
-  players: EnginePlayerState[];
-}
-
-export interface EnginePairing {
-  boards: Array<{ board: number; white: number; black: number }>;
-  byes: number[];
-}
+export type EngineRoundEntry = RoundEntry;
+export type EnginePlayerState = PlayerState;
+export type EngineTournamentState = TournamentState;
+export type EnginePairing = Pairing;
 
 /** A game of the current round still in play, and the result we assume for it (from White's side). */
 export interface AssumedResult {

@@ -1,0 +1,75 @@
+import { colourInfo, type ColourInfo, isPlayedGame } from './colours.js';
+import type { TournamentState } from './state.js';
+
+/** Everything the bracket search needs about one player taking part in the round to pair. */
+export interface PairingPlayer {
+  rank: number;
+  score: number;
+  colour: ColourInfo;
+  /** Opponents of played games: a rematch is forbidden (C.04.3 C.1). Forfeited games do not count. */
+  played: Set<number>;
+  /** May still receive the pairing-allocated bye (no earlier PAB or forfeit win, C.04.1). */
+  byeEligible: boolean;
+  /** Float in the last round and the one before: 'down', 'up' or null (A.4). */
+  float1: 'down' | 'up' | null;
+  float2: 'down' | 'up' | null;
+  /** Last round only: more than half the maximum possible score so far, i.e. the rounds played (A.7 topscorer). */
+  topscorer: boolean;
+}
+
+export function pairingPlayers(state: TournamentState): PairingPlayer[] {
+  const byRank = new Map(state.players.map((p) => [p.startingRank, p]));
+  const rounds = state.roundsPlayed;
+  // Score before each round, to tell floats.
+  const before = new Map<number, number[]>();
+  for (const p of state.players) {
+    const s: number[] = [0];
+    for (const e of p.history) {
+      const pts =
+        e.kind === 'pab' ? 1 : e.kind === 'halfBye' ? 0.5 : e.kind === 'absent' ? 0
+        : e.result === 'win' || e.result === 'forfeitWin' ? 1 : e.result === 'draw' ? 0.5 : 0;
+      s.push(s[s.length - 1] + pts);
+    }
+    before.set(p.startingRank, s);
+  }
+  const floatIn = (rank: number, r: number): 'down' | 'up' | null => {
+    if (r < 0) return null;
+    const e = byRank.get(rank)!.history[r];
+    if (!e) return null;
+    // A player who does not play a game in a round counts as a downfloater (A.4); a forfeit loser, who was
+    // paired but did not come, does not (this reading matches the reference engine's pairings).
+    if (e.kind !== 'game' || !isPlayedGame(e)) return e.kind === 'game' && e.result === 'forfeitLoss' ? null : 'down';
+    const mine = before.get(rank)![r];
+    const theirs = before.get(e.opponent)?.[r] ?? mine;
+    return mine > theirs ? 'down' : mine < theirs ? 'up' : null;
+  };
+  const lastRound = rounds + 1 === state.totalRounds;
+  return state.players
+    .filter((p) => !p.absentNextRound)
+    .map((p) => ({
+      rank: p.startingRank,
+      score: p.points,
+      colour: colourInfo(p.history),
+      played: new Set(p.history.flatMap((e) => (e.kind === 'game' && isPlayedGame(e) ? [e.opponent] : []))),
+      byeEligible: !p.history.some((e) => e.kind === 'pab' || (e.kind === 'game' && e.result === 'forfeitWin')),
+      float1: floatIn(p.startingRank, rounds - 1),
+      float2: floatIn(p.startingRank, rounds - 2),
+      topscorer: lastRound && p.points > state.roundsPlayed / 2,
+    }))
+    .sort(byScoreThenRank);
+}
+
+export function byScoreThenRank(a: PairingPlayer, b: PairingPlayer): number {
+  return b.score - a.score || a.rank - b.rank;
+}
+
+/** Score groups, highest first. */
+export function scoreGroups(players: PairingPlayer[]): PairingPlayer[][] {
+  const groups: PairingPlayer[][] = [];
+  for (const p of [...players].sort(byScoreThenRank)) {
+    const g = groups[groups.length - 1];
+    if (g && g[0].score === p.score) g.push(p);
+    else groups.push([p]);
+  }
+  return groups;
+}
