@@ -1,0 +1,116 @@
+import type { RatingLine, RatingLines, RatingsInput } from '../../schemas/aggregates.js';
+import { STAT_TIME_CLASSES, SYNCED_PROVIDERS, type StatTimeClass, type SyncedProvider } from '../../schemas/common.js';
+import type { PersonalCtx } from '../context.js';
+import type { Store } from '../store/db.js';
+import { isoDate, rangeStart, statTimeClass } from './stats/window.js';
+
+/** A rating series longer than this is evenly thinned (spec section 8). */
+export const MAX_POINTS = 60;
+
+/** rating_points series that are not playing ratings. */
+const NON_GAME_SERIES = ['puzzle', 'tactics-highest', 'tactics-lowest'];
+
+interface Reading {
+  at: string;
+  rating: number;
+}
+
+export interface RatingQuery {
+  providers: readonly SyncedProvider[] | null;
+  timeClasses: readonly StatTimeClass[] | null;
+  /** First day of the window (inclusive); null = from the beginning. */
+  from: string | null;
+  /** Day after the window (exclusive); null = up to now. */
+  toExclusive: string | null;
+}
+
+/**
+ * Keeps at most `max` points: the first, the last, and evenly spaced ones between
+ * (index round(i × (n − 1) / (max − 1))), so the shape of a long series survives.
+ */
+export function downsample<T>(points: readonly T[], max = MAX_POINTS): { points: T[]; downsampled: boolean } {
+  if (points.length <= max) return { points: [...points], downsampled: false };
+  const out: T[] = [];
+  for (let i = 0; i < max; i += 1) out.push(points[Math.round((i * (points.length - 1)) / (max - 1))]);
+  return { points: out, downsampled: true };
+}
+
+/** One point per day with a reading: the day's last rating. `readings` must be in time order. */
+export function dailyLast(readings: readonly Reading[]): Array<{ date: string; rating: number }> {
+  const out: Array<{ date: string; rating: number }> = [];
+  for (const r of readings) {
+    const date = r.at.slice(0, 10);
+    if (out.length && out[out.length - 1].date === date) out[out.length - 1].rating = r.rating;
+    else out.push({ date, rating: r.rating });
+  }
+  return out;
+}
+
+/** Every reading of the owner, by provider and stat time class, in time order. */
+function readings(store: Store, userId: string, q: RatingQuery): Map<string, Reading[]> {
+  const providers = q.providers ?? SYNCED_PROVIDERS;
+  const ph = providers.map(() => '?').join(',');
+  const end = q.toExclusive ? `${q.toExclusive}T00:00:00.000Z` : null;
+  const by = new Map<string, Reading[]>();
+  const push = (provider: string, tc: StatTimeClass, r: Reading) => {
+    if (q.timeClasses && !q.timeClasses.includes(tc)) return;
+    const key = `${provider}|${tc}`;
+    const list = by.get(key);
+    if (list) list.push(r);
+    else by.set(key, [r]);
+  };
+  // A game gives the rating after it: the rating before plus the change (spec: userRating is before the game).
+  const gameRows = store.sqlite
+    .prepare(
+      `SELECT provider, time_class, played_at, user_rating + coalesce(rating_delta, 0) AS rating FROM games
+        WHERE user_id = ? AND provider IN (${ph}) AND user_rating IS NOT NULL ${end ? 'AND played_at < ?' : ''}`,
+    )
+    .all(userId, ...providers, ...(end ? [end] : [])) as Array<{ provider: string; time_class: string; played_at: string; rating: number }>;
+  for (const g of gameRows) push(g.provider, statTimeClass(g.provider, g.time_class), { at: g.played_at, rating: g.rating });
+  // Published readings (lichess history, ECF ratings) stand for the end of their day.
+  const pointRows = store.sqlite
+    .prepare(
+      `SELECT provider, series, date, rating FROM rating_points
+        WHERE user_id = ? AND provider IN (${ph}) AND series NOT IN (${NON_GAME_SERIES.map(() => '?').join(',')}) ${q.toExclusive ? 'AND date < ?' : ''}`,
+    )
+    .all(userId, ...providers, ...NON_GAME_SERIES, ...(q.toExclusive ? [q.toExclusive] : [])) as Array<{ provider: string; series: string; date: string; rating: number }>;
+  for (const p of pointRows) push(p.provider, statTimeClass(p.provider, p.series), { at: `${p.date}T23:59:59.999Z`, rating: p.rating });
+  for (const list of by.values()) list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return by;
+}
+
+/** Rating lines over a window: one per provider and time class with a reading in it. */
+export function ratingLinesFor(store: Store, userId: string, q: RatingQuery): RatingLine[] {
+  const fromIso = q.from ? `${q.from}T00:00:00.000Z` : null;
+  const all = readings(store, userId, q);
+  const lines: RatingLine[] = [];
+  for (const provider of SYNCED_PROVIDERS) {
+    for (const timeClass of STAT_TIME_CLASSES) {
+      const list = all.get(`${provider}|${timeClass}`);
+      if (!list) continue;
+      const before = fromIso ? list.filter((r) => r.at < fromIso) : [];
+      const inside = fromIso ? list.filter((r) => r.at >= fromIso) : list;
+      if (!inside.length) continue;
+      const daily = dailyLast(inside);
+      const seed = before.at(-1);
+      const start = seed ? seed.rating : daily[0].rating;
+      const end = daily[daily.length - 1].rating;
+      const { points, downsampled } = downsample(daily);
+      lines.push({ provider, timeClass, points, pointsDownsampled: downsampled, start, end, delta: end - start, seededFromBefore: !!seed });
+    }
+  }
+  return lines;
+}
+
+export function ratingProgress(ctx: PersonalCtx, input: RatingsInput): RatingLines {
+  const now = ctx.clock.now();
+  const from = rangeStart(input.range, now);
+  const q: RatingQuery = { providers: input.provider ?? null, timeClasses: input.timeClass ?? null, from, toExclusive: null };
+  const lines = ratingLinesFor(ctx.store, ctx.user.id, q);
+  const earliest = lines.reduce<string | null>((m, l) => (m === null || l.points[0].date < m ? l.points[0].date : m), null);
+  return {
+    filters: { range: input.range, providers: q.providers ? [...q.providers] : null, timeClasses: q.timeClasses ? [...q.timeClasses] : null },
+    window: { from: from ?? earliest ?? isoDate(now), to: null },
+    lines,
+  };
+}
