@@ -311,6 +311,7 @@ export const ReportSection = z
     toughestDefeat: GameRef.nullable().describe('Loss against the lowest-rated opponent (the costliest); null when none'),
   })
   .describe('One source in the week');
+export type ReportSection = z.infer<typeof ReportSection>;
 
 export const WeeklyReport = z
   .object({

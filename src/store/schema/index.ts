@@ -4,3 +4,4 @@ export * from './games.js';
 export * from './limits.js';
 export * from './ratings.js';
 export * from './reviews.js';
+export * from './reports.js';
