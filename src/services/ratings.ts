@@ -46,53 +46,70 @@ export function dailyLast(readings: readonly Reading[]): Array<{ date: string; r
   return out;
 }
 
-/** Every reading of the owner, by provider and stat time class, in time order. */
-function readings(store: Store, userId: string, q: RatingQuery): Map<string, Reading[]> {
+/**
+ * Readings of the owner by provider and stat time class, in time order: those inside the window,
+ * and (in `seeds`) the latest one before it. The seeds come from grouped queries, so a long history
+ * before the window is never read row by row.
+ */
+function readings(store: Store, userId: string, q: RatingQuery): { inside: Map<string, Reading[]>; seeds: Map<string, Reading> } {
   const providers = q.providers ?? SYNCED_PROVIDERS;
   const ph = providers.map(() => '?').join(',');
-  const end = q.toExclusive ? `${q.toExclusive}T00:00:00.000Z` : null;
-  const by = new Map<string, Reading[]>();
-  const push = (provider: string, tc: StatTimeClass, r: Reading) => {
-    if (q.timeClasses && !q.timeClasses.includes(tc)) return;
-    const key = `${provider}|${tc}`;
-    const list = by.get(key);
-    if (list) list.push(r);
-    else by.set(key, [r]);
-  };
-  // A game gives the rating after it: the rating before plus the change (spec: userRating is before the game).
-  const gameRows = store.sqlite
-    .prepare(
-      `SELECT provider, time_class, played_at, user_rating + coalesce(rating_delta, 0) AS rating FROM games
-        WHERE user_id = ? AND provider IN (${ph}) AND user_rating IS NOT NULL ${end ? 'AND played_at < ?' : ''}`,
-    )
-    .all(userId, ...providers, ...(end ? [end] : [])) as Array<{ provider: string; time_class: string; played_at: string; rating: number }>;
-  for (const g of gameRows) push(g.provider, statTimeClass(g.provider, g.time_class), { at: g.played_at, rating: g.rating });
+  const nonGame = NON_GAME_SERIES.map(() => '?').join(',');
+  const fromIso = q.from ? `${q.from}T00:00:00.000Z` : null;
+  const endIso = q.toExclusive ? `${q.toExclusive}T00:00:00.000Z` : null;
+  const wanted = (tc: StatTimeClass) => !q.timeClasses || q.timeClasses.includes(tc);
+  type GameRow = { provider: string; time_class: string; played_at: string; rating: number };
+  type PointRow = { provider: string; series: string; date: string; rating: number };
+  // A game gives the rating after it (userRating is the rating before; after = before + delta).
+  const gameSql = (cond: string, group: boolean) =>
+    `SELECT provider, time_class, ${group ? 'max(played_at)' : 'played_at'} AS played_at, user_rating + coalesce(rating_delta, 0) AS rating
+       FROM games WHERE user_id = ? AND provider IN (${ph}) AND user_rating IS NOT NULL ${cond} ${group ? 'GROUP BY provider, time_class' : ''}`;
   // Published readings (lichess history, ECF ratings) stand for the end of their day.
-  const pointRows = store.sqlite
-    .prepare(
-      `SELECT provider, series, date, rating FROM rating_points
-        WHERE user_id = ? AND provider IN (${ph}) AND series NOT IN (${NON_GAME_SERIES.map(() => '?').join(',')}) ${q.toExclusive ? 'AND date < ?' : ''}`,
-    )
-    .all(userId, ...providers, ...NON_GAME_SERIES, ...(q.toExclusive ? [q.toExclusive] : [])) as Array<{ provider: string; series: string; date: string; rating: number }>;
-  for (const p of pointRows) push(p.provider, statTimeClass(p.provider, p.series), { at: `${p.date}T23:59:59.999Z`, rating: p.rating });
-  for (const list of by.values()) list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  return by;
+  const pointSql = (cond: string, group: boolean) =>
+    `SELECT provider, series, ${group ? 'max(date)' : 'date'} AS date, rating FROM rating_points
+      WHERE user_id = ? AND provider IN (${ph}) AND series NOT IN (${nonGame}) ${cond} ${group ? 'GROUP BY provider, series' : ''}`;
+  const fromGame = (g: GameRow) => ({ key: `${g.provider}|${statTimeClass(g.provider, g.time_class)}`, tc: statTimeClass(g.provider, g.time_class), r: { at: g.played_at, rating: g.rating } });
+  const fromPoint = (p: PointRow) => ({ key: `${p.provider}|${statTimeClass(p.provider, p.series)}`, tc: statTimeClass(p.provider, p.series), r: { at: `${p.date}T23:59:59.999Z`, rating: p.rating } });
+
+  const inside = new Map<string, Reading[]>();
+  const insideGames = store.sqlite
+    .prepare(gameSql(`${fromIso ? 'AND played_at >= ?' : ''} ${endIso ? 'AND played_at < ?' : ''}`, false))
+    .all(userId, ...providers, ...(fromIso ? [fromIso] : []), ...(endIso ? [endIso] : [])) as GameRow[];
+  const insidePoints = store.sqlite
+    .prepare(pointSql(`${q.from ? 'AND date >= ?' : ''} ${q.toExclusive ? 'AND date < ?' : ''}`, false))
+    .all(userId, ...providers, ...NON_GAME_SERIES, ...(q.from ? [q.from] : []), ...(q.toExclusive ? [q.toExclusive] : [])) as PointRow[];
+  for (const { key, tc, r } of [...insideGames.map(fromGame), ...insidePoints.map(fromPoint)]) {
+    if (!wanted(tc)) continue;
+    const list = inside.get(key);
+    if (list) list.push(r);
+    else inside.set(key, [r]);
+  }
+  for (const list of inside.values()) list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+
+  const seeds = new Map<string, Reading>();
+  if (fromIso && q.from) {
+    // SQLite gives the bare columns of the row holding max(): the rating of the latest reading.
+    const seedGames = store.sqlite.prepare(gameSql('AND played_at < ?', true)).all(userId, ...providers, fromIso) as GameRow[];
+    const seedPoints = store.sqlite.prepare(pointSql('AND date < ?', true)).all(userId, ...providers, ...NON_GAME_SERIES, q.from) as PointRow[];
+    for (const { key, tc, r } of [...seedGames.map(fromGame), ...seedPoints.map(fromPoint)]) {
+      if (!wanted(tc)) continue;
+      const prev = seeds.get(key);
+      if (!prev || r.at > prev.at) seeds.set(key, r);
+    }
+  }
+  return { inside, seeds };
 }
 
 /** Rating lines over a window: one per provider and time class with a reading in it. */
 export function ratingLinesFor(store: Store, userId: string, q: RatingQuery): RatingLine[] {
-  const fromIso = q.from ? `${q.from}T00:00:00.000Z` : null;
-  const all = readings(store, userId, q);
+  const { inside: all, seeds } = readings(store, userId, q);
   const lines: RatingLine[] = [];
   for (const provider of SYNCED_PROVIDERS) {
     for (const timeClass of STAT_TIME_CLASSES) {
-      const list = all.get(`${provider}|${timeClass}`);
-      if (!list) continue;
-      const before = fromIso ? list.filter((r) => r.at < fromIso) : [];
-      const inside = fromIso ? list.filter((r) => r.at >= fromIso) : list;
-      if (!inside.length) continue;
+      const inside = all.get(`${provider}|${timeClass}`);
+      if (!inside?.length) continue;
       const daily = dailyLast(inside);
-      const seed = before.at(-1);
+      const seed = seeds.get(`${provider}|${timeClass}`);
       const start = seed ? seed.rating : daily[0].rating;
       const end = daily[daily.length - 1].rating;
       const { points, downsampled } = downsample(daily);

@@ -76,6 +76,26 @@ describe('get_rating_progress', () => {
   });
 });
 
+test('the seed is the latest reading before the window, across every raw class of the time class', async () => {
+  addGames(app.deps.store, app.clock, [
+    // siteA bullet before the window: 1400 + 5 = 1405, then 1405 − 20 = 1385 (the later one seeds)
+    gameRow(userId, { playedAt: '2026-10-01T10:00:00.000Z', provider: 'siteA', timeClass: 'bullet', result: 'win', userRating: 1400, ratingDelta: 5 }),
+    gameRow(userId, { playedAt: '2026-10-05T10:00:00.000Z', provider: 'siteA', timeClass: 'ultraBullet', result: 'loss', userRating: 1405, ratingDelta: -20 }),
+    gameRow(userId, { playedAt: '2026-11-10T10:00:00.000Z', provider: 'siteA', timeClass: 'bullet', result: 'win', userRating: 1385, ratingDelta: 3 }),
+  ]);
+  // lichess classical and correspondence are both standard: the later (correspondence 1750) seeds
+  points([
+    { provider: 'siteB', series: 'classical', date: '2026-10-01', rating: 1800 },
+    { provider: 'siteB', series: 'correspondence', date: '2026-10-10', rating: 1750 },
+    { provider: 'siteB', series: 'classical', date: '2026-11-10', rating: 1760 },
+  ]);
+  const r = await lines({ range: '30d' });
+  expect(r.lines.map((l) => [l.provider, l.timeClass, l.start, l.end, l.delta])).toEqual([
+    ['siteA', 'bullet', 1385, 1388, 3],
+    ['siteB', 'standard', 1750, 1760, 10],
+  ]);
+});
+
 describe('downsampling', () => {
   test('100 daily points keep 60: first, last and evenly spaced between', async () => {
     const start = Date.parse('2026-08-01T00:00:00Z');
