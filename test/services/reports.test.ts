@@ -142,7 +142,7 @@ describe('the scheduler and the Friday email', () => {
     app.clock.set('2026-11-21T00:05:00Z');
     const s = startReportScheduler(app.deps, {
       baseUrl: BASE,
-      smtp: { host: '127.0.0.1', port: smtp.port, from: 'reports@example.test', user: 'u', pass: 'p' },
+      smtp: { host: '127.0.0.1', port: smtp.port, from: 'reports@example.test', user: 'u', pass: 'p', tls: 'none' },
       log: (l) => lines.push(l),
       intervalMs: 3_600_000,
     });
