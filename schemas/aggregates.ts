@@ -207,7 +207,7 @@ export type RatingLine = z.infer<typeof RatingLine>;
 
 export const RatingLines = z
   .object({
-    filters: Filters.omit({ opening: true }),
+    filters: Filters.omit({ opening: true }).describe('The filters as understood, echoed back'),
     window: Window,
     lines: z.array(RatingLine).describe('One line per provider and time class with a reading in the window'),
   })
