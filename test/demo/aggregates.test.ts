@@ -7,7 +7,7 @@ import { weeklyReports } from '../../src/store/schema/index.js';
 import { getPuzzleStats } from '../../tools/aggregates/get_puzzle_stats.js';
 import { getWeeklyReport } from '../../tools/aggregates/get_weekly_report.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { addGames, gameRow } from '../helpers/games.js';
+import { addGames, gameRow } from '../helpers/gameRows.js';
 
 const apps: TestApp[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { ProblemLines } from '../../schemas/aggregates.js';
 import { problemLinesOf, type LineGame } from '../../src/services/problemLines.js';
 import { getProblemLines } from '../../tools/aggregates/get_problem_lines.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { addGames, gameRow } from '../helpers/games.js';
+import { addGames, gameRow } from '../helpers/gameRows.js';
 
 const RUY = 'e4 e5 Nf3 Nc6 Bb5 a6'; // 6 plies
 const QGD = 'd4 d5 c4 e6 Nc3 Nf6'; // the fillers' line, 6 plies

@@ -4,7 +4,7 @@ import { downsample } from '../../src/services/ratings.js';
 import { ratingPoints } from '../../src/store/schema/index.js';
 import { getRatingProgress } from '../../tools/aggregates/get_rating_progress.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { addGames, gameRow } from '../helpers/games.js';
+import { addGames, gameRow } from '../helpers/gameRows.js';
 
 let app: TestApp;
 let token: string;

@@ -6,7 +6,7 @@ import { generateReport, lastClosedWeekEnd, latestReportRow } from '../../src/se
 import { puzzleAttempts, ratingPoints } from '../../src/store/schema/index.js';
 import { getWeeklyReport } from '../../tools/aggregates/get_weekly_report.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { addGames, gameRow } from '../helpers/games.js';
+import { addGames, gameRow } from '../helpers/gameRows.js';
 import { mailBody, startSmtpServer } from '../helpers/smtpServer.js';
 
 test.each([

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { getChessStats } from '../../tools/aggregates/get_chess_stats.js';
 import { Stats } from '../../schemas/aggregates.js';
 import { insertGames } from '../../src/services/gameWriter.js';
-import { addGames, gameRow } from '../helpers/games.js';
+import { addGames, gameRow } from '../helpers/gameRows.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 // The clock stands at Friday 2026-11-20 12:00 UTC.
