@@ -3,6 +3,7 @@ import { packageJson } from '../paths.js';
 import { registerAccountCommands } from './accounts.js';
 import { registerDemoCommand } from './demo.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerReportCommands } from './report.js';
 import { registerServeCommand } from './serve.js';
 
 export function buildProgram(): Command {
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerDemoCommand(program);
   registerAccountCommands(program);
+  registerReportCommands(program);
   return program;
 }
 

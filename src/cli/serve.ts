@@ -8,10 +8,13 @@ import { ownerOrNamed } from '../services/accounts.js';
 import { tools } from '../../tools/index.js';
 import { claudeDesktopSnippet } from './claudeConfig.js';
 import { issueToken } from '../auth/tokens.js';
+import { startReportScheduler } from '../services/reportScheduler.js';
 
 /** Background work `serve` owns; each capability adds its start function here. */
 type Background = (deps: AppDeps, baseUrl: string) => { stop(): void | Promise<void> };
-export const BACKGROUND: Background[] = [];
+export const BACKGROUND: Background[] = [
+  (deps, baseUrl) => startReportScheduler(deps, { baseUrl: deps.config.publicBaseUrl ?? baseUrl }),
+];
 
 interface ServeOptions {
   port?: string;

@@ -3,12 +3,14 @@ import type { AppDeps, User } from '../context.js';
 import { createUser } from '../services/accounts.js';
 import { seedCoaching } from './coaching.js';
 import { seedGames } from './games.js';
+import { seedDemoPuzzles } from './puzzles.js';
+import { seedDemoReports } from './reports.js';
 import { seedStudy } from './study.js';
 import { seededRandom } from './rng.js';
 import type { DemoSeeder } from './seeder.js';
 
 /** Seeders in order: games first, everything else builds on them. */
-const SEEDERS: DemoSeeder[] = [seedGames, seedStudy, seedCoaching];
+const SEEDERS: DemoSeeder[] = [seedGames, seedDemoPuzzles, seedStudy, seedCoaching, seedDemoReports];
 
 export interface DemoOptions {
   games?: number;

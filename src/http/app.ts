@@ -5,6 +5,7 @@ import { mcpRouter } from '../mcp/http.js';
 import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillMd, llmsTxt, serverCard } from './discovery.js';
 import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restRouter } from './rest.js';
+import { shareRouter } from './sharePage.js';
 
 export interface HttpOptions {
   /** Absolute base used in discovery documents and links, e.g. http://127.0.0.1:3000 */
@@ -55,6 +56,7 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
 
   app.use(mcpRouter(tools, deps));
   app.use(restRouter(tools, deps));
+  app.use(shareRouter(deps));
   for (const r of opts.extraRouters ?? []) app.use(r);
   app.use(bodyErrorHandler);
   app.use((req: Request, res: Response) => {

@@ -8,6 +8,7 @@ import { formatTable, type BenchTable } from './table.js';
 const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>> = {
   http: () => import('./http.js'),
   pairing: () => import('./pairing.js'),
+  stats: () => import('./stats.js'),
 };
 
 const only = process.argv.slice(2);

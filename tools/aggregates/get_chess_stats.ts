@@ -1,24 +1,22 @@
-import { z } from 'zod';
-import { StatsInput } from '../../schemas/aggregates.js';
-import { notAvailableYet } from '../../src/errors.js';
-import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const GetChessStatsOutput = z.object({}).describe('Get my chess stats');
+import { Stats, StatsInput } from '../../schemas/aggregates.js';
+import { chessStats } from '../../src/services/stats.js';
+import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getChessStats = defineTool({
   name: 'get_chess_stats',
   title: 'Get my chess stats',
   description:
-    "Aggregate results over a window of the owner's games: totals by colour with win rates, accuracy, online vs over-the-board, performance rating, best win and worst defeat, streaks, last-10 form, weekday and opponent-strength and game-length breakdowns, top openings and monthly form. Filter by range, provider, timeClass and opening family.",
+    "Aggregate results over a window of the owner's games: totals by colour with win rates and score, accuracy (platform accuracy, else this project's review), online vs over-the-board, performance rating, best win and worst defeat, streaks, last-10 form, weekday, opponent-strength and game-length breakdowns, top-20 opening families and monthly form. " +
+    'Performance rating = average opponent rating + 400 × (wins − losses) / games, over games with a known opponent rating. ' +
+    'Time classes are normalised: ultraBullet→bullet; classical, daily, correspondence→standard; over-the-board (fed)→standard. ' +
+    'When the window holds over 10,000 games, capped is true and the aggregates cover the most recent 10,000. ' +
+    'Filter by range (30d, 90d, 1y default, all), provider, timeClass and opening family prefix; use list_games to see the games behind a figure.',
   access: 'personal',
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me/stats' },
   input: StatsInput,
-  output: GetChessStatsOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: Stats,
+  annotations: READ_ONLY,
   statuses: [400, 401, 429],
-  handler: () => {
-    throw notAvailableYet('get_chess_stats');
-  },
+  handler: (ctx, input) => chessStats(ctx, input),
 });

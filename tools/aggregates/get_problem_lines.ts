@@ -1,24 +1,20 @@
-import { z } from 'zod';
-import { NoInput } from '../../schemas/aggregates.js';
-import { notAvailableYet } from '../../src/errors.js';
-import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const GetProblemLinesOutput = z.object({}).describe('Get my problem opening lines');
+import { NoInput, ProblemLines } from '../../schemas/aggregates.js';
+import { problemLines } from '../../src/services/problemLines.js';
+import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getProblemLines = defineTool({
   name: 'get_problem_lines',
   title: 'Get my problem opening lines',
   description:
-    "Opening lines (6 to 24 plies, per colour) where the owner scores at least 8 points below their colour baseline over at least 5 games, ranked by struggle index = drop x log2(games). Each line's lineMoves can be passed to list_games to see the games.",
+    "Opening lines (6 to 24 plies, per colour) where the owner scores at least 8 percentage points below their colour baseline over at least 5 games, ranked by struggle index = drop × log2(games). " +
+    'Built from the SAN of online games with moves (over-the-board games have none). Each line is reported once, at its most informative length: the length with the highest struggle index, the longest when tied (where the games diverge), so no line is a prefix of another. ' +
+    "Pass a line's lineMoves to list_games (lineMoves=) to see its games, or open exampleGameIds with get_game.",
   access: 'personal',
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me/problem-lines' },
   input: NoInput,
-  output: GetProblemLinesOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ProblemLines,
+  annotations: READ_ONLY,
   statuses: [401, 429],
-  handler: () => {
-    throw notAvailableYet('get_problem_lines');
-  },
+  handler: (ctx) => problemLines(ctx),
 });

@@ -1,24 +1,20 @@
-import { z } from 'zod';
-import { NoInput } from '../../schemas/aggregates.js';
-import { notAvailableYet } from '../../src/errors.js';
-import { defineTool } from '../defineTool.js';
-
-/** Output shape: to be designed with the capability. */
-const GetWeeklyReportOutput = z.object({}).describe('Get my latest weekly report');
+import { NoInput, WeeklyReport } from '../../schemas/aggregates.js';
+import { latestReport } from '../../src/services/reports.js';
+import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getWeeklyReport = defineTool({
   name: 'get_weekly_report',
   title: 'Get my latest weekly report',
   description:
-    "The most recent weekly report (weeks end on Friday, UTC), exactly as it was frozen when generated: per source (chess.com, lichess, over-the-board) games, results, rating lines, best win and toughest defeat, plus puzzles, and a shareUrl to a readable page.",
+    'The most recent weekly report, exactly as it was frozen when generated. A week runs Saturday 00:00 to Friday 24:00 UTC and is named by its Friday (weekEnd); its report is generated once the week closes and never changes afterwards, even when older games sync later. ' +
+    'Per source (siteA chess.com, siteB lichess, fed over-the-board): games, results, rating lines over the week, best win and toughest defeat (the loss to the lowest-rated opponent); plus puzzles. ' +
+    'shareUrl opens the same report as a readable page anyone with the link can see. 404 when no report has been generated yet (the message says when the next is due); use get_chess_stats for live figures.',
   access: 'personal',
   family: 'personal',
   rest: { method: 'GET', path: '/api/v1/me/report/latest' },
   input: NoInput,
-  output: GetWeeklyReportOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: WeeklyReport,
+  annotations: READ_ONLY,
   statuses: [401, 404, 429],
-  handler: () => {
-    throw notAvailableYet('get_weekly_report');
-  },
+  handler: (ctx) => latestReport(ctx),
 });

@@ -229,4 +229,18 @@ CREATE TABLE `saved_positions` (
 );
 --> statement-breakpoint
 CREATE INDEX `saved_positions_user_created` ON `saved_positions` (`user_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `saved_positions_user_focus` ON `saved_positions` (`user_id`,`focus_id`);
+CREATE INDEX `saved_positions_user_focus` ON `saved_positions` (`user_id`,`focus_id`);--> statement-breakpoint
+CREATE TABLE `weekly_reports` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`week_start` text NOT NULL,
+	`week_end` text NOT NULL,
+	`payload` text NOT NULL,
+	`generated_at` text NOT NULL,
+	`share_token` text NOT NULL,
+	`emailed_at` text,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `weekly_reports_share_token_unique` ON `weekly_reports` (`share_token`);--> statement-breakpoint
+CREATE UNIQUE INDEX `weekly_reports_week` ON `weekly_reports` (`user_id`,`week_end`);

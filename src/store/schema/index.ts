@@ -6,3 +6,4 @@ export * from './ratings.js';
 export * from './reviews.js';
 export * from './study.js';
 export * from './coaching.js';
+export * from './reports.js';
