@@ -162,7 +162,7 @@ describe('lichess sync', () => {
     const bad = JSON.parse(FIVE[2]);
     delete bad.players;
     playLichess(server, { lines: [FIVE[3], FIVE[4], JSON.stringify(bad)] });
-    server.route('/v2/new/api.php', (_req, res) => res.writeHead(200).end('{"games":[],"success":true}'));
+    server.route('/v2/new/api.php', (_req, res) => void res.writeHead(200).end('{"games":[],"success":true}'));
     connectSource(app.deps, user.id, 'fed', '998877C');
     // Point ECF at the same fixture server.
     app.deps.config.sources.ecfUrl = server.url;
