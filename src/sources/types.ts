@@ -73,7 +73,15 @@ export async function sourceFetch(
   what: string,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  const res = await (opts.fetch ?? fetch)(url, { headers: { 'user-agent': opts.userAgent, ...headers }, signal: opts.signal });
+  const init = { headers: { 'user-agent': opts.userAgent, ...headers }, signal: opts.signal };
+  let res: Response;
+  try {
+    res = await (opts.fetch ?? fetch)(url, init);
+  } catch (err) {
+    // A kept-alive socket the server closed while we were busy parsing: one fresh attempt (GETs are idempotent).
+    if (opts.signal?.aborted) throw err;
+    res = await (opts.fetch ?? fetch)(url, init);
+  }
   if (res.status === 429) {
     const ra = Number(res.headers.get('retry-after'));
     await res.body?.cancel();

@@ -30,7 +30,9 @@ function describeFailure(provider: SourceProvider, err: unknown): string {
     return `${name} answered an error: ${err.message}`;
   }
   if (err instanceof SourceRateLimited) return `${name} kept rate-limiting the sync; it will resume next time`;
-  return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}`;
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  const detail = cause?.code ?? cause?.message;
+  return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}${detail ? ` (${detail})` : ''}`;
 }
 
 /**
