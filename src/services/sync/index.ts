@@ -77,6 +77,12 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
     summary.ok = true;
     setStatus(deps, connection.id, { status: 'ok', statusMessage: summary.notes.length ? summary.notes.join('; ') : null, lastSyncedAt: deps.clock.now().toISOString() });
   } catch (err) {
+    if (opts.signal?.aborted) {
+      // Stopped (the server is shutting down): not the source's fault. Batches committed so far stay.
+      summary.error = 'interrupted; the next sync resumes where this one stopped';
+      setStatus(deps, connection.id, { status: connection.status === 'syncing' ? 'never-synced' : connection.status, statusMessage: connection.statusMessage });
+      return summary;
+    }
     summary.error = describeFailure(connection.provider, err);
     setStatus(deps, connection.id, { status: 'error', statusMessage: summary.error });
   }
