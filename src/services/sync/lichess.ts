@@ -9,6 +9,12 @@ export interface LichessCursor {
   since: number;
   /** date (ms) of the newest puzzle attempt stored. */
   puzzleSince: number;
+  /**
+   * createdAt (ms) of the oldest game still in progress at the last sync. `since` filters on creation,
+   * so a correspondence game that started before the cursor and finishes after it would never come back:
+   * the next export starts here instead, until that game has finished and been stored.
+   */
+  ongoingFrom?: number;
 }
 
 /** lichess asks for a full minute after a 429. */
@@ -35,7 +41,10 @@ export async function syncLichess(sc: SourceSyncContext): Promise<void> {
   const sleep = opts.sleep ?? defaultSleep;
   const batchSize = opts.batchSize ?? 200;
   const cursor = { ...readCursor<LichessCursor>(connection.cursor) };
-  let since: number | null = opts.full ? null : (cursor.since ?? null);
+  const oldOngoing = opts.full ? undefined : cursor.ongoingFrom;
+  const start = Math.min(cursor.since ?? Infinity, oldOngoing ?? Infinity);
+  let since: number | null = opts.full || start === Infinity ? null : start;
+  let seenOngoing: number | undefined;
 
   // The stream is consumed one line at a time; at most `batchSize` parsed games are held before they commit.
   let pending: SourceRecord[] = [];
@@ -43,6 +52,11 @@ export async function syncLichess(sc: SourceSyncContext): Promise<void> {
   const flush = () => {
     if (pendingSince === null) return;
     cursor.since = Math.max(cursor.since ?? 0, pendingSince);
+    // The old in-progress mark holds until this export has passed it (and so re-read that game).
+    const keepOld = oldOngoing !== undefined && pendingSince < oldOngoing ? oldOngoing : undefined;
+    const ongoing = Math.min(seenOngoing ?? Infinity, keepOld ?? Infinity);
+    if (ongoing === Infinity) delete cursor.ongoingFrom;
+    else cursor.ongoingFrom = ongoing;
     storeBatch(sc, pending, cursor);
     pending = [];
     pendingSince = null;
@@ -53,9 +67,11 @@ export async function syncLichess(sc: SourceSyncContext): Promise<void> {
       for await (const raw of exportGames(client, username, since)) {
         summary.fetched += 1;
         const rec = parseLichessGame(raw, username);
+        const createdAt = (raw as { createdAt: number }).createdAt;
         if ('skip' in rec) summary.skipped[rec.skip] = (summary.skipped[rec.skip] ?? 0) + 1;
         else pending.push(rec);
-        pendingSince = (raw as { createdAt: number }).createdAt;
+        if ('skip' in rec && rec.skip === 'unfinished') seenOngoing = Math.min(seenOngoing ?? Infinity, createdAt);
+        pendingSince = createdAt;
         if (summary.fetched % batchSize === 0) flush();
         sc.progress('games');
       }

@@ -26,6 +26,8 @@ export async function* exportGames(opts: LichessOptions, username: string, since
     accuracy: 'true',
     pgnInJson: 'true',
     finished: 'true',
+    // In-progress games come too (skipped as unfinished): the sync notes them so it can come back for them.
+    ongoing: 'true',
   });
   if (since !== null) q.set('since', String(since));
   const url = `${opts.baseUrl}/api/games/user/${encodeURIComponent(username)}?${q}`;

@@ -126,6 +126,30 @@ describe('lichess sync', () => {
     expect(rowsOf(user.id)).toHaveLength(5);
   });
 
+  it('comes back for a game that was still in progress (correspondence) until it has finished', async () => {
+    const { user, conn } = await setup();
+    // Xm8dPq2L still being played at the first sync.
+    const playing = JSON.parse(FIVE[3]);
+    playing.status = 'started';
+    delete playing.winner;
+    const lines = [FIVE[4], JSON.stringify(playing), FIVE[2]];
+    const play = playLichess(server, { lines });
+    const s1 = await syncConnection(app.deps, conn);
+    expect(play.exportRequests[0].searchParams.get('ongoing')).toBe('true');
+    expect(s1.skipped).toEqual({ unfinished: 1 });
+    const cursor1 = JSON.parse(app.deps.store.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.cursor);
+    expect(cursor1).toMatchObject({ since: 1742026365130, ongoingFrom: 1741530622981 });
+    // It has finished by the second sync: the export starts from its creation, not from the newest game.
+    lines[1] = FIVE[3];
+    const s2 = await syncConnection(app.deps, app.deps.store.db.select().from(connections).where(eq(connections.id, conn.id)).get()!);
+    expect(play.exportRequests[1].searchParams.get('since')).toBe('1741530622981');
+    expect(s2.stored).toBe(1);
+    expect(rowsOf(user.id).map((r) => r.sourceId)).toEqual(['q3Rk7TzA', 'Xm8dPq2L', 'b7NwK1sE']);
+    const cursor2 = JSON.parse(app.deps.store.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.cursor);
+    expect(cursor2.ongoingFrom).toBeUndefined();
+    expect(cursor2.since).toBe(1742026365130);
+  });
+
   it('resumes a stream cut mid-line, and waits 60 s after a 429, without gaps or duplicates', async () => {
     const { user, conn } = await setup();
     const waits: number[] = [];
