@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chesscomGameId, parseChesscomGame } from '../../src/sources/chesscom/parse.js';
-import { ECF_TYPES, parseEcfGames, parseEcfRating } from '../../src/sources/ecf/parse.js';
+import { ECF_TYPES, ecfBudgetExhausted, parseEcfGames, parseEcfRating } from '../../src/sources/ecf/parse.js';
 import { parseLichessGame, parseRatingHistory } from '../../src/sources/lichess/parse.js';
 import { readLines } from '../../src/sources/lichess/ndjson.js';
 import { fixture, fixtureLines } from '../services/sync/sourceFixtures.js';
@@ -68,6 +68,12 @@ describe('ECF parser', () => {
   it('refuses success=false and unreadable fields', () => {
     expect(() => parseEcfGames({ games: [], success: false }, ECF_TYPES[0], '1', 'u')).toThrow('the ECF answered success=false');
     expect(() => parseEcfGames({ games: [{ game_date: '30/03/2025', colour: 'W', score: 1, opponent_name: 'A' }] }, ECF_TYPES[0], '1', 'u')).toThrow('games[0]: game_date');
+  });
+
+  it('notices when the daily processing budget is nearly used (strings, as the fixtures send them)', () => {
+    expect(ecfBudgetExhausted(JSON.parse(fixture('ecf/player_code.json')))).toBeNull(); // 1.9373 of 600 s
+    expect(ecfBudgetExhausted({ total_processing_time_today: '571', max_processing_time_daily: '600' })).toContain('571 of 600 s'); // ≥ 95 % (570)
+    expect(ecfBudgetExhausted({ total_processing_time_today: '569', max_processing_time_daily: '600' })).toBeNull();
   });
 
   it('prefers the revised rating; 0 or missing is no rating', () => {

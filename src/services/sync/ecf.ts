@@ -1,6 +1,6 @@
 import { ecfGames, ecfPlayerPage, ecfRating } from '../../sources/ecf/client.js';
-import { ECF_TYPES, parseEcfGames, parseEcfRating } from '../../sources/ecf/parse.js';
-import type { SourceClientOptions, SourceRecord } from '../../sources/types.js';
+import { ECF_TYPES, ecfBudgetExhausted, parseEcfGames, parseEcfRating } from '../../sources/ecf/parse.js';
+import { SourceHttpError, type SourceClientOptions, type SourceRecord } from '../../sources/types.js';
 import type { SourceSyncContext } from './types.js';
 import { readCursor, storeBatch, storeRatingPoints } from './write.js';
 
@@ -31,7 +31,10 @@ export async function syncEcf(sc: SourceSyncContext): Promise<void> {
   const records: SourceRecord[] = [];
   for (const type of ECF_TYPES) {
     sc.progress(`${type.path} games`);
-    const recs = parseEcfGames(await ecfGames(client, code, type, limit), type, code, ecfPlayerPage(client, code));
+    const raw = await ecfGames(client, code, type, limit);
+    const recs = parseEcfGames(raw, type, code, ecfPlayerPage(client, code));
+    const exhausted = ecfBudgetExhausted(raw);
+    if (exhausted) throw new SourceHttpError(429, exhausted);
     summary.fetched += recs.length;
     records.push(...recs);
   }
@@ -45,6 +48,11 @@ export async function syncEcf(sc: SourceSyncContext): Promise<void> {
       if (cursor.ratingsThrough && date < cursor.ratingsThrough) break;
       const raw = await ecfRating(client, code, type, date);
       const rating = raw === null ? null : parseEcfRating(raw, `ECF ${type.letter} rating of ${code} on ${date}`);
+      // Ratings are a nicety: stop reading them (keeping the games) when the day's budget runs low.
+      if (raw !== null && ecfBudgetExhausted(raw)) {
+        summary.notes.push('ECF daily budget nearly used: rating history will be completed by a later sync');
+        break;
+      }
       // The newest month may not be published yet; after that, a gap means the history starts here.
       if (rating === null) {
         if (back < 2) continue;

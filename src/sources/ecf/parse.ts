@@ -111,3 +111,18 @@ export function parseEcfRating(raw: unknown, what: string): number | null {
   const v = r.data.revised_rating ?? r.data.original_rating;
   return v === null || v === undefined || v === 0 ? null : Math.round(v);
 }
+
+const Budget = z.object({ total_processing_time_today: optNum, max_processing_time_daily: optNum });
+
+/**
+ * The ECF budgets processing time per day per network (reset at midnight GMT); every answer reports
+ * the day's total and the maximum. Returns a message when less than `reserve` of it is left.
+ */
+export function ecfBudgetExhausted(raw: unknown, reserve = 0.05): string | null {
+  const r = Budget.safeParse(raw);
+  if (!r.success) return null;
+  const used = r.data.total_processing_time_today;
+  const max = r.data.max_processing_time_daily;
+  if (used === null || used === undefined || !max) return null;
+  return used >= max * (1 - reserve) ? `the ECF daily processing budget is nearly used (${used} of ${max} s); it resets at midnight GMT` : null;
+}
