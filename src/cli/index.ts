@@ -5,6 +5,7 @@ import { registerDemoCommand } from './demo.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerReportCommands } from './report.js';
 import { registerServeCommand } from './serve.js';
+import { registerSyncCommands } from './sync.js';
 
 export function buildProgram(): Command {
   const program = new Command('chess-footprint')
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerAccountCommands(program);
   registerReportCommands(program);
+  registerSyncCommands(program);
   return program;
 }
 

@@ -8,11 +8,14 @@ import { ownerOrNamed } from '../services/accounts.js';
 import { tools } from '../../tools/index.js';
 import { claudeDesktopSnippet } from './claudeConfig.js';
 import { issueToken } from '../auth/tokens.js';
+import { openingTable } from '../chess/openings.js';
 import { startReportScheduler } from '../services/reportScheduler.js';
+import { startSyncScheduler } from '../services/syncScheduler.js';
 
 /** Background work `serve` owns; each capability adds its start function here. */
 type Background = (deps: AppDeps, baseUrl: string) => { stop(): void | Promise<void> };
 export const BACKGROUND: Background[] = [
+  (deps) => startSyncScheduler(deps),
   (deps, baseUrl) => startReportScheduler(deps, { baseUrl: deps.config.publicBaseUrl ?? baseUrl }),
 ];
 
@@ -53,6 +56,8 @@ export function registerServeCommand(program: Command): void {
       } else if (!owner) {
         console.error('this store has no account yet: run `chess-footprint init --name NAME --email EMAIL`, then `chess-footprint connect siteA|siteB|fed ID` and `chess-footprint sync`');
       }
+      // Opening names are needed by sync, imports and reviews; load the table now rather than stall a request later.
+      openingTable();
       const server = await listen(tools, deps, { host: config.host, port: config.port, baseUrl: config.publicBaseUrl ?? undefined });
       const stops = BACKGROUND.map((start) => start(deps, server.url));
       console.log(`listening on ${server.url}`);

@@ -31,11 +31,13 @@ export function movesColumns(parsed: ParsedGame, pgnHash: string) {
 /**
  * Inserts a batch of games in one transaction; a game whose (user, provider, sourceId) exists is
  * skipped, so a re-sync never duplicates. `pgnText` entries are stored content-addressed first.
+ * `alongside` runs inside the same transaction (sync cursors advance atomically with the games they cover).
  */
 export function insertGames(
   store: Store,
   clock: Clock,
   batch: Array<{ game: NewGame; pgnText?: string }>,
+  alongside?: () => void,
 ): { inserted: number; skipped: number } {
   const now = clock.now().toISOString();
   let inserted = 0;
@@ -50,6 +52,8 @@ export function insertGames(
           .run();
         inserted += res.changes;
       }
+      // Whatever must commit with these games (a sync cursor) commits in the same transaction, or not at all.
+      alongside?.();
     })
     .immediate();
   return { inserted, skipped: batch.length - inserted };

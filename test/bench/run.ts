@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   http: () => import('./http.js'),
   pairing: () => import('./pairing.js'),
   stats: () => import('./stats.js'),
+  sync: () => import('./sync.js'),
 };
 
 const only = process.argv.slice(2);

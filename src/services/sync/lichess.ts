@@ -1,0 +1,116 @@
+import { exportGames, puzzleActivity, ratingHistory, type LichessOptions } from '../../sources/lichess/client.js';
+import { parseLichessGame, parsePuzzleAttempt, parseRatingHistory } from '../../sources/lichess/parse.js';
+import { SourceFormatError, SourceHttpError, SourceRateLimited, type SourceRecord } from '../../sources/types.js';
+import { defaultSleep, type SourceSyncContext } from './types.js';
+import { readCursor, storeBatch, storePuzzleAttempts, storeRatingPoints } from './write.js';
+
+export interface LichessCursor {
+  /** createdAt (ms) of the newest game stored: the next export starts there (inclusive; duplicates are skipped). */
+  since: number;
+  /** date (ms) of the newest puzzle attempt stored. */
+  puzzleSince: number;
+  /**
+   * createdAt (ms) of the oldest game still in progress at the last sync. `since` filters on creation,
+   * so a correspondence game that started before the cursor and finishes after it would never come back:
+   * the next export starts here instead, until that game has finished and been stored.
+   */
+  ongoingFrom?: number;
+}
+
+/** lichess asks for a full minute after a 429. */
+export const LICHESS_429_WAIT_MS = 60_000;
+const MAX_RESUMES = 5;
+
+/** A dropped connection (body cut mid-stream, reset): resumable, unlike a format error. */
+function isNetworkCut(err: unknown): boolean {
+  if (err instanceof SourceFormatError || err instanceof SourceHttpError || err instanceof SourceRateLimited) return false;
+  const e = err as { name?: string; message?: string; cause?: { code?: string } };
+  if (e?.name === 'AbortError') return false;
+  return e?.name === 'TypeError' || /terminated|ECONNRESET|socket|fetch failed|premature/i.test(String(e?.message)) || !!e?.cause?.code;
+}
+
+export async function syncLichess(sc: SourceSyncContext): Promise<void> {
+  const { deps, connection, opts, summary } = sc;
+  const username = connection.externalId;
+  const client: LichessOptions = {
+    baseUrl: deps.config.sources.lichessUrl,
+    userAgent: deps.config.sources.userAgent,
+    token: connection.sourceToken,
+    signal: opts.signal,
+  };
+  const sleep = opts.sleep ?? defaultSleep;
+  const batchSize = opts.batchSize ?? 200;
+  const cursor = { ...readCursor<LichessCursor>(connection.cursor) };
+  const oldOngoing = opts.full ? undefined : cursor.ongoingFrom;
+  const start = Math.min(cursor.since ?? Infinity, oldOngoing ?? Infinity);
+  let since: number | null = opts.full || start === Infinity ? null : start;
+  let seenOngoing: number | undefined;
+
+  // The stream is consumed one line at a time; at most `batchSize` parsed games are held before they commit.
+  let pending: SourceRecord[] = [];
+  let pendingSince: number | null = null;
+  const flush = () => {
+    if (pendingSince === null) return;
+    cursor.since = Math.max(cursor.since ?? 0, pendingSince);
+    // The old in-progress mark holds until this export has passed it (and so re-read that game).
+    const keepOld = oldOngoing !== undefined && pendingSince < oldOngoing ? oldOngoing : undefined;
+    const ongoing = Math.min(seenOngoing ?? Infinity, keepOld ?? Infinity);
+    if (ongoing === Infinity) delete cursor.ongoingFrom;
+    else cursor.ongoingFrom = ongoing;
+    storeBatch(sc, pending, cursor);
+    pending = [];
+    pendingSince = null;
+  };
+
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      for await (const raw of exportGames(client, username, since)) {
+        summary.fetched += 1;
+        const rec = parseLichessGame(raw, username);
+        const createdAt = (raw as { createdAt: number }).createdAt;
+        if ('skip' in rec) summary.skipped[rec.skip] = (summary.skipped[rec.skip] ?? 0) + 1;
+        else pending.push(rec);
+        if ('skip' in rec && rec.skip === 'unfinished') seenOngoing = Math.min(seenOngoing ?? Infinity, createdAt);
+        pendingSince = createdAt;
+        if (summary.fetched % batchSize === 0) flush();
+        sc.progress('games');
+      }
+      flush();
+      break;
+    } catch (err) {
+      // Everything parsed before the failure is whole: keep it, so the resume (or the next sync) starts after it.
+      flush();
+      const resumable = err instanceof SourceRateLimited || isNetworkCut(err);
+      if (!resumable || attempt >= MAX_RESUMES) throw err;
+      if (err instanceof SourceRateLimited) {
+        summary.notes.push('lichess answered 429: waited before resuming');
+        await sleep(Math.max(LICHESS_429_WAIT_MS, (err.retryAfterSeconds ?? 0) * 1000));
+      } else {
+        summary.notes.push('the lichess stream was cut: resumed from the last stored game');
+      }
+      since = cursor.since ?? since;
+    }
+  }
+
+  sc.progress('rating history');
+  try {
+    const points = parseRatingHistory(await ratingHistory(client, username));
+    storeRatingPoints(sc, points);
+  } catch (err) {
+    if (!(err instanceof SourceHttpError)) throw err;
+    summary.notes.push(`rating history not available (HTTP ${err.status})`);
+  }
+
+  if (connection.sourceToken) {
+    sc.progress('puzzle activity');
+    try {
+      const rows = [];
+      for await (const raw of puzzleActivity(client, opts.full ? null : (cursor.puzzleSince ?? null))) rows.push(parsePuzzleAttempt(raw));
+      const newest = rows.reduce((m, r) => Math.max(m, Date.parse(r.attemptedAt)), cursor.puzzleSince ?? 0);
+      storePuzzleAttempts(sc, rows, { ...cursor, puzzleSince: newest || undefined });
+    } catch (err) {
+      if (!(err instanceof SourceHttpError) || ![401, 403].includes(err.status)) throw err;
+      summary.notes.push('puzzle activity needs a lichess token with the puzzle:read scope');
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type { AppDeps } from '../../context.js';
+import type { connections } from '../../store/schema/index.js';
+
+export type Connection = typeof connections.$inferSelect;
+export type SourceProvider = Connection['provider'];
+
+export interface SyncProgress {
+  provider: SourceProvider;
+  /** What is happening now, e.g. "archive 2025/03" or "games". */
+  phase: string;
+  fetched: number;
+  stored: number;
+  skipped: number;
+  /** Work units done / expected where the source tells (chess.com months), else null. */
+  done: number | null;
+  total: number | null;
+}
+
+export interface SyncOptions {
+  /** Ignore cursors and validators: refetch everything (still never duplicates). */
+  full?: boolean;
+  onProgress?: (p: SyncProgress) => void;
+  /** Waits (429 back-off); injectable so tests do not sleep a minute. */
+  sleep?: (ms: number) => Promise<void>;
+  signal?: AbortSignal;
+  /** Games per transaction (lichess stream). */
+  batchSize?: number;
+}
+
+export interface SourceSummary {
+  provider: SourceProvider;
+  externalId: string;
+  ok: boolean;
+  error: string | null;
+  fetched: number;
+  stored: number;
+  /** Not stored, by reason: duplicate (already stored), variant, aborted, unfinished, not-owner. */
+  skipped: Record<string, number>;
+  /** chess.com months answered 304 or known complete. */
+  monthsUnchanged: number;
+  ratingPoints: number;
+  puzzleAttempts: number;
+  notes: string[];
+}
+
+export interface SourceSyncContext {
+  deps: AppDeps;
+  userId: string;
+  connection: Connection;
+  opts: SyncOptions;
+  summary: SourceSummary;
+  progress(phase: string, done?: number | null, total?: number | null): void;
+}
+
+export const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,44 @@
+import type { AppDeps } from '../context.js';
+import { connections } from '../store/schema/index.js';
+import { syncConnection } from './sync/index.js';
+
+/**
+ * Background sync inside `serve`: every connection of every account, one at a time, every
+ * config.syncIntervalMinutes (first run shortly after start). Sync is network I/O and short
+ * per-batch transactions, so requests keep being served; a run still going when the next is due
+ * is not doubled. `stop()` aborts the run in progress (its committed batches stay; the cursor resumes).
+ */
+export function startSyncScheduler(deps: AppDeps, opts: { firstRunDelayMs?: number; onError?: (err: unknown) => void } = {}): { stop(): void } {
+  const controller = new AbortController();
+  let running = false;
+  const intervalMs = deps.config.syncIntervalMinutes * 60_000;
+
+  const runOnce = async () => {
+    if (running || controller.signal.aborted) return;
+    running = true;
+    try {
+      // A connection left `syncing` by a killed process is picked up again like any other.
+      const all = deps.store.db.select().from(connections).all();
+      for (const c of all) {
+        if (controller.signal.aborted) break;
+        await syncConnection(deps, c, { signal: controller.signal });
+      }
+    } catch (err) {
+      opts.onError?.(err);
+    } finally {
+      running = false;
+    }
+  };
+
+  const first = setTimeout(() => void runOnce(), opts.firstRunDelayMs ?? 10_000);
+  const every = setInterval(() => void runOnce(), intervalMs);
+  first.unref();
+  every.unref();
+  return {
+    stop() {
+      clearTimeout(first);
+      clearInterval(every);
+      controller.abort();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectSource } from '../../src/services/connections.js';
+import { startSyncScheduler } from '../../src/services/syncScheduler.js';
+import { connections, games } from '../../src/store/schema/index.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
+import { fixtureLines, playLichess } from './sync/sourceFixtures.js';
+
+let server: FixtureServer;
+let app: TestApp;
+afterEach(async () => {
+  await app?.close();
+  await server?.close();
+});
+
+async function until(cond: () => boolean) {
+  for (let i = 0; i < 400 && !cond(); i += 1) await new Promise((r) => setTimeout(r, 25));
+  expect(cond()).toBe(true);
+}
+
+describe('sync scheduler', () => {
+  it('syncs every connection in the background, again on the interval, and stops', async () => {
+    server = await startFixtureServer();
+    const { exportRequests } = playLichess(server, { lines: fixtureLines('lichess/games_user_export.ndjson') });
+    // 0.002 minutes = 120 ms between runs.
+    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_SYNC_INTERVAL_MINUTES: '0.002' } });
+    const { user } = app.addUser();
+    const conn = connectSource(app.deps, user.id, 'siteB', 'RookRanger42');
+    const sched = startSyncScheduler(app.deps, { firstRunDelayMs: 0 });
+    await until(() => exportRequests.length >= 2);
+    sched.stop();
+    const rows = app.deps.store.db.select().from(games).where(eq(games.userId, user.id)).all();
+    expect(rows).toHaveLength(5);
+    expect(app.deps.store.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.status).not.toBe('error');
+    // The second run was incremental.
+    expect(exportRequests[1].searchParams.get('since')).toBe('1743296020204');
+    const seen = exportRequests.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(exportRequests.length).toBeLessThanOrEqual(seen + 1); // at most the run that was in flight
+  });
+});
