@@ -28,12 +28,14 @@ function searchTimeoutMs(nodes: number): number {
 export class EnginePool implements Analyser {
   private engines: Array<UciEngine | null>;
   private busy = false;
+  private closed = false;
 
   constructor(private readonly opts: PoolOptions) {
     this.engines = Array.from({ length: Math.max(1, opts.size) }, () => null);
   }
 
   private async engineAt(i: number): Promise<UciEngine> {
+    if (this.closed) throw new EngineFailure('the engine pool is closed');
     const e = this.engines[i];
     if (e && e.alive) return e;
     const started = await UciEngine.start(this.opts);
@@ -103,6 +105,7 @@ export class EnginePool implements Analyser {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.engines.map((e) => e?.quit()));
     this.engines = this.engines.map(() => null);
   }
