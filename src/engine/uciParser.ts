@@ -102,15 +102,16 @@ export interface SearchResult {
 }
 
 /**
- * Collects the info lines of one search. Per MultiPV slot it keeps the latest exact score;
- * a bound (fail-high/low) line only replaces it when no exact line exists yet, because a bound is
- * not an evaluation. When the first slot's kept line does not start with `bestmove` (the search
- * changed its mind on a bound line at the end), the bound line that does is used: its score is a bound,
- * but it is the only score the engine gave for the move it plays.
+ * Collects the info lines of one search. Per MultiPV slot it keeps the latest exact line and the latest
+ * bound (fail-high/low) line. A bound is not an evaluation, so the exact line wins, unless a later bound
+ * line names a different move: then the engine has reordered that slot (typically when the node budget
+ * ends an iteration mid-way) and the bound line is the only one for the move the slot now holds.
+ * Slots naming a move an earlier slot already holds are dropped.
  */
 export class SearchCollector {
-  private exact = new Map<number, InfoLine>();
-  private bounded = new Map<number, InfoLine>();
+  private exact = new Map<number, { seq: number; info: InfoLine }>();
+  private bounded = new Map<number, { seq: number; info: InfoLine }>();
+  private seq = 0;
   private maxNodes = 0;
   private terminal: EngineScore | null = null;
 
@@ -121,29 +122,38 @@ export class SearchCollector {
       return;
     }
     if (!info.score || info.pv.length === 0 || info.depth === null) return;
-    if (info.bound) this.bounded.set(info.multiPv, info);
-    else this.exact.set(info.multiPv, info);
+    this.seq += 1;
+    (info.bound ? this.bounded : this.exact).set(info.multiPv, { seq: this.seq, info });
+  }
+
+  private slotLine(slot: number): InfoLine {
+    const e = this.exact.get(slot);
+    const b = this.bounded.get(slot);
+    if (e && (!b || b.seq < e.seq || b.info.pv[0] === e.info.pv[0])) return e.info;
+    return (b ?? e)!.info;
   }
 
   finish(bestMove: string | null): SearchResult {
     const slots = [...new Set([...this.exact.keys(), ...this.bounded.keys()])].sort((a, b) => a - b);
-    const lines: EngineLine[] = [];
-    for (const slot of slots) {
-      let chosen = this.exact.get(slot) ?? this.bounded.get(slot)!;
-      if (slot === 1 && bestMove && chosen.pv[0] !== bestMove) {
-        const b = this.bounded.get(slot);
-        if (b && b.pv[0] === bestMove) chosen = b;
-      }
-      lines.push({ multiPv: slot, score: chosen.score!, pv: chosen.pv, depth: chosen.depth! });
+    const chosen = slots.map((slot) => this.slotLine(slot));
+    if (bestMove && chosen.length && chosen[0].pv[0] !== bestMove) {
+      // The move the engine plays leads: take the freshest line that starts with it.
+      const all = [...this.exact.values(), ...this.bounded.values()].sort((a, b) => b.seq - a.seq);
+      const lead = all.find((x) => x.info.pv[0] === bestMove);
+      if (lead) chosen.unshift(lead.info);
     }
-    // Two slots can name the same first move after a late re-search; keep the first occurrence.
     const seen = new Set<string>();
-    const unique = lines.filter((l) => (seen.has(l.pv[0]) ? false : (seen.add(l.pv[0]), true)));
-    unique.forEach((l, i) => (l.multiPv = i + 1));
+    const lines: EngineLine[] = [];
+    for (const c of chosen) {
+      if (seen.has(c.pv[0])) continue;
+      seen.add(c.pv[0]);
+      lines.push({ multiPv: lines.length + 1, score: c.score!, pv: c.pv, depth: c.depth! });
+    }
+    const cap = Math.max(1, slots.length);
     return {
       bestMove,
-      lines: unique,
-      depth: unique[0]?.depth ?? 0,
+      lines: lines.slice(0, cap),
+      depth: lines[0]?.depth ?? 0,
       nodes: this.maxNodes,
       terminalScore: this.terminal,
     };

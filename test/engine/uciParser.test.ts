@@ -91,3 +91,20 @@ describe('SearchCollector', () => {
     expect(c.finish('a2a3').lines).toHaveLength(1);
   });
 });
+
+describe('a budget that ends mid-iteration (real output, startpos, 3,000 nodes, MultiPV 2)', () => {
+  const tail = [
+    'info depth 5 seldepth 8 multipv 1 score cp 26 nodes 1848 nps 11846 hashfull 0 time 156 pv d2d4 g8f6 e2e3 d7d5 c2c4',
+    'info depth 5 seldepth 9 multipv 2 score cp 17 nodes 1848 nps 11846 hashfull 0 time 156 pv e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4',
+    'info depth 6 seldepth 15 multipv 1 score cp 23 nodes 3000 nps 18518 hashfull 0 time 162 pv e2e4 e7e5 g1f3 b8c6 b1c3 g8f6 d2d4 e5d4 f3d4 f8c5',
+    'info depth 6 seldepth 8 multipv 2 score cp 20 upperbound nodes 3000 nps 18518 hashfull 0 time 162 pv d2d4 g8f6',
+    'bestmove e2e4 ponder e7e5',
+  ].join('\n');
+  test('slot 2 moved to d2d4 on a bound line: both moves kept, in the final order', () => {
+    const [s] = parseSearches(tail).searches;
+    expect(s.lines.map((l) => [l.pv[0], l.score.cp, l.depth])).toEqual([
+      ['e2e4', 23, 6],
+      ['d2d4', 20, 6],
+    ]);
+  });
+});
