@@ -39,6 +39,11 @@ export class EnginePool implements Analyser {
     const e = this.engines[i];
     if (e && e.alive) return e;
     const started = await UciEngine.start(this.opts);
+    if (this.closed) {
+      // Closed while this one was starting: close() could not reach it.
+      started.kill();
+      throw new EngineFailure('the engine pool is closed');
+    }
     this.engines[i] = started;
     return started;
   }
