@@ -39,7 +39,7 @@ function seed(deps: AppDeps): { ctx: PersonalCtx; gameId: string } {
     {
       game: {
         userId: user.id, provider: 'siteB', sourceId: 'x1', playedAt: '2026-10-01T00:00:00Z', colour: 'black', result: 'draw',
-        opponent: 'Them', timeClass: 'blitz', rated: true, movesCount: 3, sourceUrl: 'https://example.test', ...movesColumns(parsed, 'h'), pgnHash: null,
+        opponent: 'Them', timeClass: 'blitz', rated: true, sourceUrl: 'https://example.test', ...movesColumns(parsed, 'h'), pgnHash: null,
       },
     },
   ]);
