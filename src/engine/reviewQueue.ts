@@ -80,25 +80,11 @@ export class ReviewQueue {
 
   /** Adds a queued job. Runs inside the caller's transaction when there is one (better-sqlite3 nests as savepoints). */
   enqueue(req: EnqueueRequest): ReviewJob {
-    const row: ReviewJob = {
-      id: randomUUID(),
-      userId: req.userId,
-      subjectKind: req.subjectKind,
-      subjectId: req.subjectId,
-      movesKey: req.movesKey,
-      startFen: req.startFen,
-      movesUci: req.movesUci.join(' '),
-      status: 'queued',
-      error: null,
-      attempts: 0,
-      createdAt: this.clock.now().toISOString(),
-      startedAt: null,
-      finishedAt: null,
-    };
-    this.store.db.insert(reviewJobs).values(row).run();
+    const row = insertReviewJob(this.store, this.clock, req);
     this.wake?.();
     return row;
   }
+
 
   /** Jobs of this user waiting ahead of (and including) the given one, for a queued note. */
   position(job: ReviewJob): number {
@@ -260,4 +246,25 @@ export function copyReviewAccuracy(store: Store, userId: string, row: AnalysisRo
        WHERE user_id = ? AND moves_key = ? AND review_accuracy IS NOT (CASE colour WHEN 'white' THEN ? ELSE ? END)`,
     )
     .run(row.accuracyWhite, row.accuracyBlack, userId, row.movesKey, row.accuracyWhite, row.accuracyBlack);
+}
+
+/** Inserts a queued review job (the demo seeder queues reviews without a runtime). */
+export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest): ReviewJob {
+  const row: ReviewJob = {
+    id: randomUUID(),
+    userId: req.userId,
+    subjectKind: req.subjectKind,
+    subjectId: req.subjectId,
+    movesKey: req.movesKey,
+    startFen: req.startFen,
+    movesUci: req.movesUci.join(' '),
+    status: 'queued',
+    error: null,
+    attempts: 0,
+    createdAt: clock.now().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+  };
+  store.db.insert(reviewJobs).values(row).run();
+  return row;
 }

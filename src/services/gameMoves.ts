@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { parsePgn, replaySan, START_FEN } from '../chess/pgn.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError, Messages } from '../errors.js';
+import type { Store } from '../store/db.js';
 import { games, pgns } from '../store/schema/index.js';
 import type { GameRow } from './gameWriter.js';
 import type { ReviewSubject } from './reviewRequests.js';
@@ -17,18 +18,18 @@ export function ownedGame(ctx: PersonalCtx, id: string): GameRow {
   return row;
 }
 
-export function storedPgnText(ctx: PersonalCtx, hash: string): string | null {
-  return ctx.store.db.select({ text: pgns.text }).from(pgns).where(eq(pgns.hash, hash)).get()?.text ?? null;
+export function storedPgnText(store: Store, hash: string): string | null {
+  return store.db.select({ text: pgns.text }).from(pgns).where(eq(pgns.hash, hash)).get()?.text ?? null;
 }
 
 /**
  * The full move sequence of a game, or null when only the opening (or nothing) is known.
  * The stored PGN wins (it carries a FEN header when the game did not start from the initial position).
  */
-export function fullGameMoves(ctx: PersonalCtx, row: GameRow): { startFen: string; movesUci: string[] } | null {
+export function fullGameMoves(store: Store, row: GameRow): { startFen: string; movesUci: string[] } | null {
   if (row.movesSource !== 'pgn') return null;
   if (row.pgnHash) {
-    const text = storedPgnText(ctx, row.pgnHash);
+    const text = storedPgnText(store, row.pgnHash);
     if (text) {
       try {
         const parsed = parsePgn(text);
@@ -47,7 +48,7 @@ export function fullGameMoves(ctx: PersonalCtx, row: GameRow): { startFen: strin
 /** The review subject of an owned game; 400 telling the caller to attach a PGN when it has no full moves. */
 export function gameReviewSubject(ctx: PersonalCtx, id: string): ReviewSubject {
   const row = ownedGame(ctx, id);
-  const moves = fullGameMoves(ctx, row);
+  const moves = fullGameMoves(ctx.store, row);
   if (!moves || moves.movesUci.length === 0) {
     throw new ApiError(
       400,
