@@ -25,8 +25,10 @@ export const seedReviews: DemoSeeder = (demo) => {
   let queued = 0;
   demo.store.sqlite
     .transaction(() => {
+      // Seeding twice does not queue more: the demo owner gets DEMO_REVIEWS in all.
+      const existing = demo.store.db.select({ id: reviewJobs.id }).from(reviewJobs).where(eq(reviewJobs.userId, demo.user.id)).all().length;
       for (const row of candidates) {
-        if (queued >= DEMO_REVIEWS) break;
+        if (existing + queued >= DEMO_REVIEWS) break;
         const moves = fullGameMoves(demo.store, row);
         if (!moves || moves.movesUci.length < 10) continue;
         const key = movesKey(moves.startFen, moves.movesUci);
