@@ -6,6 +6,7 @@ import { formatTable, type BenchTable } from './table.js';
  * Modules are listed here explicitly; each exports `run(): Promise<BenchTable[]>`.
  */
 const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>> = {
+  engine: () => import('./engine.js'),
 };
 
 const only = process.argv.slice(2);
