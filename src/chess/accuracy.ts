@@ -77,6 +77,15 @@ export function gameAccuracy(
   evals: readonly LichessEval[],
   opts: { startColour?: 'white' | 'black' } = {},
 ): GameAccuracy | null {
+  const { white, black } = sideAccuracies(evals, opts);
+  return white === null || black === null ? null : { white, black };
+}
+
+/** As gameAccuracy, but a side that made no evaluated move gets null instead of voiding both. */
+export function sideAccuracies(
+  evals: readonly LichessEval[],
+  opts: { startColour?: 'white' | 'black' } = {},
+): { white: number | null; black: number | null } {
   const cps = evals.map(evalToCp).filter((c): c is number => c !== null);
   const wins = [INITIAL_CP, ...cps].map(winPercentFromCp);
   const weights = volatilityWeights(wins, cps.length);
@@ -96,8 +105,5 @@ export function gameAccuracy(
     const harmonic = moves.length / moves.reduce((a, m) => a + 1 / Math.max(1, m.acc), 0);
     return (weighted + harmonic) / 2;
   };
-  const white = side(per.white);
-  const black = side(per.black);
-  if (white === null || black === null) return null;
-  return { white, black };
+  return { white: side(per.white), black: side(per.black) };
 }

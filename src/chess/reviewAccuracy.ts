@@ -1,5 +1,5 @@
 import type { EngineScore, StoredAnalysis, StoredPosition } from '../../schemas/engine.js';
-import { gameAccuracy, type GameAccuracy, type LichessEval } from './accuracy.js';
+import { sideAccuracies, type GameAccuracy, type LichessEval } from './accuracy.js';
 import { sideToMove } from './positions.js';
 
 /** The score of a stored position from the side to move: the best line's, or the terminal outcome. */
@@ -27,7 +27,7 @@ export function analysisEvals(a: StoredAnalysis): LichessEval[] {
 
 /** Both players' accuracy for a stored review, by lichess's method (src/chess/accuracy.ts). */
 export function analysisAccuracy(a: StoredAnalysis): GameAccuracy {
-  const acc = gameAccuracy(analysisEvals(a), { startColour: sideToMove(a.startFen) });
-  // A one-ply game leaves a side without moves: nothing went wrong for it.
-  return acc ?? { white: 100, black: 100 };
+  const acc = sideAccuracies(analysisEvals(a), { startColour: sideToMove(a.startFen) });
+  // A one-ply game leaves a side without moves: it lost no win%, which the method scores 100.
+  return { white: acc.white ?? 100, black: acc.black ?? 100 };
 }
