@@ -109,6 +109,12 @@ export class EnginePool implements Analyser {
     }
   }
 
+  /** CPU seconds used by the live engine processes (null when unknown). For benchmarks. */
+  cpuSeconds(): number | null {
+    const each = this.engines.filter((e): e is UciEngine => e !== null).map((e) => e.cpuSeconds());
+    return each.some((c) => c === null) ? null : each.reduce<number>((a, c) => a + (c ?? 0), 0);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.engines.map((e) => e?.quit()));

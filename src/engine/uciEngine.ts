@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { parseUciLine, SearchCollector, type SearchResult, type UciMessage } from './uciParser.js';
@@ -144,6 +145,18 @@ export class UciEngine {
       return true;
     }, timeoutMs);
     return collector.finish(best);
+  }
+
+  /** CPU seconds the engine process has used (Linux /proc; null elsewhere). For benchmarks. */
+  cpuSeconds(): number | null {
+    try {
+      const stat = readFileSync(`/proc/${this.proc.pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return null;
+    }
   }
 
   kill(): void {

@@ -27,6 +27,8 @@ function loadGame(name: string) {
 interface Run {
   analysis: StoredAnalysis;
   seconds: number;
+  /** CPU seconds of both engine processes (null off Linux). */
+  cpu: number | null;
 }
 
 async function review(spec: EngineSpec, nodes: number, game: ReturnType<typeof loadGame>): Promise<Run> {
@@ -35,7 +37,7 @@ async function review(spec: EngineSpec, nodes: number, game: ReturnType<typeof l
     // Start-up (process spawn, NNUE load) is part of a real review: the pool starts engines on the first job.
     const t = performance.now();
     const analysis = await pool.analyse(game.startFen, game.moves, () => new Date().toISOString());
-    return { analysis, seconds: (performance.now() - t) / 1000 };
+    return { analysis, seconds: (performance.now() - t) / 1000, cpu: pool.cpuSeconds() };
   } finally {
     await pool.close();
   }
@@ -92,6 +94,8 @@ export async function run(): Promise<BenchTable[]> {
         r.seconds,
         searched.length / r.seconds,
         Math.round(totalNodes / r.seconds),
+        r.cpu === null ? 'n/a' : Math.round(totalNodes / r.cpu),
+        r.cpu === null ? 'n/a' : r.cpu / 2,
         median(searched.map((p) => p.depth)),
         Math.min(...searched.map((p) => p.depth)),
       ]);
@@ -101,11 +105,12 @@ export async function run(): Promise<BenchTable[]> {
   const tables: BenchTable[] = [
     {
       title: `Review wall time: ${nodes.toLocaleString('en')} nodes per position, MultiPV ${multiPv}, 2 engine processes`,
-      columns: ['engine', 'game', 'wall s', 'positions/s', 'nodes/s (both processes)', 'median depth', 'min depth'],
+      columns: ['engine', 'game', 'wall s', 'positions/s', 'nodes/s (both processes)', 'nodes per CPU-s', 'wall s on 2 free cores', 'median depth', 'min depth'],
       rows,
       notes: [
         `1-minute load average when the bench started: ${load.toFixed(2)} (the machine may be shared; figures scale with free cores)`,
         'wall time includes starting both engine processes (NNUE load); positions are split in two contiguous halves, one per process, each keeping its hash',
+        '"wall s on 2 free cores" = the engines\' CPU seconds / 2: what the review takes when nothing else competes for the two cores (the halves are near-equal)',
         NATIVE ? 'native row: Debian package stockfish' : 'native row skipped: no stockfish binary at /usr/games/stockfish or /usr/bin/stockfish (apt-get install stockfish)',
       ],
     },
