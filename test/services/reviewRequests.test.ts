@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, test } from 'vitest';
 import { StoredAnalysis } from '../../schemas/engine.js';
@@ -125,4 +126,22 @@ describe('request_game_review: the review state table', () => {
     expect((await app.call(requestGameReview, { id: none, wait: -1 }, owner.token)).status).toBe(400);
     expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(0);
   });
+
+  test('an engine that keeps crashing: the job fails with the reason (502 to a waiting caller); asking again queues anew', async () => {
+    const crashing = fileURLToPath(new URL('../fixtures/uci/crashing-engine.mjs', import.meta.url));
+    app = makeTestApp({ env: { ...ENGINE_ENV, CFP_STOCKFISH: crashing } });
+    const { user, token } = app.addUser();
+    const id = addGame(user.id, SHORT[0]);
+    app.deps.runtime.reviews.startWorkers();
+    const res = await app.call(requestGameReview, { id, wait: 30 }, token);
+    expect(res.status).toBe(502);
+    expect((res.body as { error: string }).error).toMatch(/failed twice.*call again to queue a new review/);
+    const [job] = app.deps.store.db.select().from(reviewJobs).all();
+    expect(job).toMatchObject({ status: 'failed' });
+    expect(job.error).toMatch(/position 0 failed twice/);
+    expect(app.deps.store.db.select().from(analyses).all()).toHaveLength(0);
+    await app.deps.runtime.reviews.stop();
+    expect((await app.call(requestGameReview, { id }, token)).status).toBe(202);
+    expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(2);
+  }, 60_000);
 });
