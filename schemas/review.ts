@@ -7,6 +7,17 @@ export const AttachPgnInput = z.strictObject({
   pgn: z.string().min(1).max(PGN_MAX_CHARS).describe('One complete PGN game with movetext (1 to 100,000 characters)'),
 });
 
+export const AttachPgnResult = z
+  .object({
+    attached: z.boolean().describe('True: the game now has a PGN attached (this one, or the one it already had)'),
+    id: z.string().describe('The game id'),
+    refId: z.string().describe('Id of the stored PGN record (SHA-256 of its text; identical texts share one record)'),
+    alreadyAttached: z.boolean().describe('True when the game already had a PGN: that one was kept and the new text ignored'),
+    note: z.string().describe('What happened and what to do next'),
+  })
+  .describe('Attach-PGN result');
+export type AttachPgnResult = z.infer<typeof AttachPgnResult>;
+
 export const ReviewRequestInput = z.strictObject({
   id: z.string().min(1).max(100).describe('Exact id from the list'),
   wait: z

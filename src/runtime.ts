@@ -1,5 +1,7 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { EnginePool, type Analyser } from './engine/pool.js';
+import { ReviewQueue } from './engine/reviewQueue.js';
 import { ChessResultsClient } from './sources/chessresults/client.js';
 import type { Store } from './store/db.js';
 
@@ -11,6 +13,8 @@ import type { Store } from './store/db.js';
 export interface Runtime {
   /** chess-results.com reader: the one outbound courtesy cap (1 request/s, one in flight) and a 60 s page cache. */
   chessResults: ChessResultsClient;
+  /** The persistent review queue. Its workers (and engine processes) start only with `reviews.startWorkers()`. */
+  reviews: ReviewQueue;
   /** Stops background work (engine processes, timers) so a process can exit cleanly. */
   close(): Promise<void>;
 }
@@ -19,15 +23,37 @@ export interface RuntimeDeps {
   store: Store;
   config: Config;
   clock: Clock;
+  /** Replaces the engine pool (tests, benchmarks). */
+  analyser?: Analyser;
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
+  let analyser: Analyser | null = deps.analyser ?? null;
+  // Engine processes start on the first job, never merely because a runtime exists.
+  const getAnalyser = (): Analyser => {
+    analyser ??= new EnginePool({
+      path: deps.config.engine.path,
+      threads: deps.config.engine.threads,
+      hashMb: deps.config.engine.hashMb,
+      multiPv: deps.config.engine.multiPv,
+      size: deps.config.engine.workers,
+      nodesPerPosition: deps.config.engine.nodesPerPosition,
+    });
+    return analyser;
+  };
+  const reviews = new ReviewQueue(deps.store, deps.clock, getAnalyser);
   return {
     chessResults: new ChessResultsClient({
       baseUrl: deps.config.sources.chessresultsUrl,
       userAgent: deps.config.sources.userAgent,
       clock: deps.clock,
     }),
-    close: async () => {},
+    reviews,
+    close: async () => {
+      const stopping = reviews.stop();
+      // Quitting the engines ends a search in progress; its job goes back to the queue.
+      await analyser?.close();
+      await stopping;
+    },
   };
 }

@@ -1,3 +1,4 @@
-// `chess-footprint/chess`: the pure chess functions, usable without the service.
-export { parsePgn, splitPgnGames, movesKey, PgnError } from './pgn.js';
+/** The package's chess export (`chess-footprint/chess`): pure functions, usable without the service. */
+export { gameAccuracy, moveAccuracy, winPercentFromCp, evalToCp, type GameAccuracy, type LichessEval } from './accuracy.js';
+export { movesKey, parsePgn, splitPgnGames, PgnError, type ParsedGame, type ParsedPly } from './pgn.js';
 export { classifyOpening, openingFamily } from './openings.js';

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { packageJson } from '../paths.js';
 import { registerAccountCommands } from './accounts.js';
 import { registerDemoCommand } from './demo.js';
+import { registerLibraryCommands } from './library.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerReportCommands } from './report.js';
 import { registerServeCommand } from './serve.js';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerAccountCommands(program);
   registerReportCommands(program);
   registerSyncCommands(program);
+  registerLibraryCommands(program);
   return program;
 }
 

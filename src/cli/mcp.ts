@@ -16,6 +16,8 @@ export function registerMcpCommand(program: Command): void {
       console.info = console.error;
       const deps = createAppDeps(loadConfig({ dataDir: opts.dataDir }));
       if (!process.env.CFP_TOKEN) console.error('note: CFP_TOKEN is not set; only the public tools will work');
+      // A review requested over stdio must be worked even when no `serve` runs beside it.
+      deps.runtime.reviews.startWorkers();
       const server = createMcpServer(tools, deps, process.env.CFP_TOKEN);
       await server.connect(new StdioServerTransport());
       const shutdown = async () => {

@@ -15,6 +15,11 @@ import { startSyncScheduler } from '../services/syncScheduler.js';
 /** Background work `serve` owns; each capability adds its start function here. */
 type Background = (deps: AppDeps, baseUrl: string) => { stop(): void | Promise<void> };
 export const BACKGROUND: Background[] = [
+  // Engine processes start with the first queued review; stopping happens in runtime.close().
+  (deps) => {
+    deps.runtime.reviews.startWorkers();
+    return { stop: () => {} };
+  },
   (deps) => startSyncScheduler(deps),
   (deps, baseUrl) => startReportScheduler(deps, { baseUrl: deps.config.publicBaseUrl ?? baseUrl }),
 ];

@@ -5,12 +5,13 @@ import { seedCoaching } from './coaching.js';
 import { seedGames } from './games.js';
 import { seedDemoPuzzles } from './puzzles.js';
 import { seedDemoReports } from './reports.js';
+import { seedReviews } from './reviews.js';
 import { seedStudy } from './study.js';
 import { seededRandom } from './rng.js';
 import type { DemoSeeder } from './seeder.js';
 
 /** Seeders in order: games first, everything else builds on them. */
-const SEEDERS: DemoSeeder[] = [seedGames, seedDemoPuzzles, seedStudy, seedCoaching, seedDemoReports];
+const SEEDERS: DemoSeeder[] = [seedGames, seedDemoPuzzles, seedStudy, seedCoaching, seedDemoReports, seedReviews];
 
 export interface DemoOptions {
   games?: number;

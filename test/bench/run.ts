@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   pairing: () => import('./pairing.js'),
   stats: () => import('./stats.js'),
   sync: () => import('./sync.js'),
+  engine: () => import('./engine.js'),
 };
 
 const only = process.argv.slice(2);
