@@ -100,22 +100,7 @@ export const ListLibraryGamesInput = z
   })
   .strict();
 
-export const LibraryGameSummary = z
-  .object({
-    slug,
-    white,
-    black,
-    event,
-    site,
-    date,
-    result: LibraryResult,
-    eco,
-    opening,
-    summary: z.string().describe('One-line summary of why the game is in the library'),
-    era: LibraryEra,
-    themes: z.array(LibraryTheme).describe('Themes the game is filed under'),
-  })
-  .describe('One library game in the listing');
+export const LibraryGameSummary = LibraryMeta.omit({ source: true }).describe('One library game in the listing');
 
 export const ListLibraryGamesOutput = z
   .object({
@@ -135,25 +120,10 @@ export const LibraryAccuracy = z
   .nullable()
   .describe("Both players' overall engine accuracy from this project's review pipeline; null when not computed yet");
 
-export const LibraryGameDetail = z
-  .object({
-    slug,
-    white,
-    black,
-    event,
-    site,
-    date,
-    result: LibraryResult,
-    eco,
-    opening,
-    era: LibraryEra,
-    themes: z.array(LibraryTheme).describe('Themes the game is filed under'),
-    summary: z.string().describe('One-line summary of why the game is in the library'),
-    essay: z
-      .string()
-      .describe('Editorial essay (Markdown, 300–600 words) written for this project: why the game matters, its turning points by move number, what a club player should learn'),
-    source: z.string().describe('Source citation: where the score comes from and what it was cross-checked against'),
-    pgn: z.string().describe('Canonical PGN of the game, headers and moves, no annotations'),
-    accuracy: LibraryAccuracy,
-  })
-  .describe('One classic game');
+export const LibraryGameDetail = LibraryMeta.extend({
+  essay: z
+    .string()
+    .describe('Editorial essay (Markdown, 300–600 words) written for this project: why the game matters, its turning points by move number, what a club player should learn'),
+  pgn: z.string().describe('Canonical PGN of the game, headers and moves, no annotations'),
+  accuracy: LibraryAccuracy,
+}).describe('One classic game');

@@ -1,6 +1,6 @@
 import { Chess, type Color, type Move, type PieceSymbol, type Square } from 'chess.js';
 import type { Classification } from '../../schemas/common.js';
-import type { ConceptId, ConceptTag, Evaluation } from '../../schemas/analysis.js';
+import { CONCEPT_IDS, type ConceptId, type ConceptTag, type Evaluation } from '../../schemas/analysis.js';
 import { PIECE_NAME, PIECE_VALUE, enPrise, other } from './material.js';
 import type { Phase } from './phase.js';
 import { boardAt, playUci, viewBoard } from './replay.js';
@@ -13,18 +13,7 @@ import { boardAt, playUci, viewBoard } from './replay.js';
 export const CONCEPT_NOTES =
   'Detectors v1 (deterministic; no language model). hanging_piece: an error after which the engine\'s best reply captures a knight-or-better of the mover that is en prise (undefended, or capturable by a cheaper piece). missed_capture: an error where the engine\'s first choice was a capture and the played move did not capture on that square. missed_mate: the mover had a forced mate before the move and not after it. allowed_mate: the opponent has a forced mate after the move and the mover was not already being mated. fork: a knight-or-better (or pawn) attacking two or more enemy pieces each either the king, worth more than the attacker, or undefended and worth ≥ 3; role played (the move made one), missed (an error where the engine\'s first choice made one) or allowed (an error after which the engine\'s best reply makes one against the mover). pin: a bishop, rook or queen pinning an enemy piece to its king, or to a piece behind it worth more than both the pinned piece and the pinner; role played (new after the move) or allowed (an error after which the engine\'s best reply creates one against the mover). back_rank: a missed or allowed mate whose engine line ends in checkmate by a rook or queen on the mated king\'s back rank. forcing_move_missed: a serious error where the engine\'s first choice was a check or capture and the played move was neither. opening_principle: an error in the opening phase that moves the queen early (before move 8 with two or more minor pieces undeveloped), walks the king (a king move that is not castling) or pushes a rook\'s pawn before move 8. time_trouble: the mover\'s clock before the move was under 10% of the base time (at least 10 s, at most 120 s). Threat detection is partial: only what these detectors see.';
 
-export const DETECTORS: readonly ConceptId[] = [
-  'hanging_piece',
-  'missed_capture',
-  'missed_mate',
-  'allowed_mate',
-  'fork',
-  'pin',
-  'back_rank',
-  'forcing_move_missed',
-  'opening_principle',
-  'time_trouble',
-];
+export const DETECTORS: readonly ConceptId[] = CONCEPT_IDS;
 
 const ERRORS: ReadonlySet<Classification> = new Set(['inaccuracy', 'mistake', 'miss', 'blunder']);
 const SERIOUS: ReadonlySet<Classification> = new Set(['mistake', 'miss', 'blunder']);

@@ -85,20 +85,7 @@ export function listLibraryGames(
   const games = lib.entries
     .filter((e) => (input.era ? e.meta.era === input.era : true))
     .filter((e) => (input.theme ? e.meta.themes.includes(input.theme) : true))
-    .map(({ meta: m }) => ({
-      slug: m.slug,
-      white: m.white,
-      black: m.black,
-      event: m.event,
-      site: m.site,
-      date: m.date,
-      result: m.result,
-      eco: m.eco,
-      opening: m.opening,
-      summary: m.summary,
-      era: m.era,
-      themes: m.themes,
-    }));
+    .map(({ meta: { source: _source, ...row } }) => row);
   return { games };
 }
 
@@ -106,25 +93,11 @@ export function getLibraryGame(slug: string, lib: Library = library()): z.infer<
   // Map lookup only: a malformed slug simply is not a key, and gets the same answer as an unknown one.
   const entry = SLUG.test(slug) ? lib.bySlug.get(slug) : undefined;
   if (!entry) throw new ApiError(404, LIBRARY_NOT_FOUND);
-  const { meta: m, accuracy } = entry;
+  const { meta, accuracy } = entry;
   return {
-    slug: m.slug,
-    white: m.white,
-    black: m.black,
-    event: m.event,
-    site: m.site,
-    date: m.date,
-    result: m.result,
-    eco: m.eco,
-    opening: m.opening,
-    era: m.era,
-    themes: m.themes,
-    summary: m.summary,
+    ...meta,
     essay: entry.essay,
-    source: m.source,
     pgn: entry.pgn,
-    accuracy: accuracy
-      ? { white: accuracy.white, black: accuracy.black, engine: accuracy.engine, depth: accuracy.depth }
-      : null,
+    accuracy: accuracy ? { white: accuracy.white, black: accuracy.black, engine: accuracy.engine, depth: accuracy.depth } : null,
   };
 }

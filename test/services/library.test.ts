@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LibraryGameDetail, ListLibraryGamesOutput } from '../../schemas/library.js';
 import { parsePgn, type ParsedGame } from '../../src/chess/pgn.js';
 import { dataDir } from '../../src/paths.js';
-import { LIBRARY_NOT_FOUND, getLibraryGame, library, loadLibrary } from '../../src/services/library.js';
+import { LIBRARY_NOT_FOUND, getLibraryGame, library, listLibraryGames, loadLibrary } from '../../src/services/library.js';
 import { getLibraryGame as getTool } from '../../tools/library/get_library_game.js';
 import { listLibraryGames as listTool } from '../../tools/library/list_library_games.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -130,7 +130,7 @@ describe('the published library', () => {
   });
 
   test('listing is chronological and every entry validates against the output schema', () => {
-    const { games } = ListLibraryGamesOutput.parse({ games: lib.entries.map((e) => e.meta) });
+    const { games } = ListLibraryGamesOutput.parse(listLibraryGames({}, lib));
     const dates = games.map((g) => g.date);
     expect([...dates].sort()).toEqual(dates);
   });
