@@ -69,8 +69,10 @@ export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
   if (input.opponent) conds.push(like(games.opponent, `%${likeLiteral(input.opponent)}%`));
   const line = input.lineMoves ? normaliseLine(input.lineMoves) : null;
   if (line) {
-    // Case-sensitive prefix on whole moves: "e4 c5" matches "e4 c5 Nf3" but not "e4 c50" or "E4 c5".
-    conds.push(or(eq(games.sanMoves, line), sql`substr(${games.sanMoves}, 1, ${line.length + 1}) = ${`${line} `}`)!);
+    // Case-sensitive prefix on whole moves, as an index range: [line, line + "!") holds exactly the line
+    // itself and the line followed by a space (" " is 0x20, "!" 0x21; no SAN character lies between), so
+    // "e4 c5" matches "e4 c5 Nf3" but not "e4 c50", "E4 c5", nor "… Qh5" a game with "… Qh5+".
+    conds.push(gte(games.sanMoves, line), lt(games.sanMoves, `${line}!`));
   }
   if (input.q) {
     const p = `%${likeLiteral(input.q)}%`;

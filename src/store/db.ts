@@ -24,8 +24,13 @@ export function openStore(file: string): Store {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Game rows are wide (moves, clocks): a 64 MB page cache keeps a large history's list queries in memory.
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
+  // Keeps the planner's statistics fresh (cheap; only tables that changed a lot are re-analysed).
+  sqlite.pragma('optimize = 0x10002');
   return { db, sqlite, close: () => sqlite.close() };
 }
 

@@ -116,6 +116,21 @@ describe('list_games filters (spec 4.2)', () => {
   });
 });
 
+test('lineMoves ends on a whole move: "… Qh5" does not match a game that played "… Qh5+"', () => {
+  const t = makeTestApp();
+  const { ctx: c } = t.addUser();
+  addGames(t.deps.store, t.deps.clock, [
+    gameRow(c.user.id, { sourceId: 'q1', sanMoves: 'e4 e5 Qh5', movesSource: 'pgn' }),
+    gameRow(c.user.id, { sourceId: 'q2', sanMoves: 'e4 e5 Qh5+ Ke7', movesSource: 'pgn' }),
+    gameRow(c.user.id, { sourceId: 'q3', sanMoves: 'e4 e5 Qh5 Nc6', movesSource: 'pgn' }),
+  ]);
+  const found = (line: string) => listGames(c, ListGamesInput.parse({ lineMoves: line })).games.map((g) => g.sourceUrl.slice(-2)).sort();
+  expect(found('e4 e5 Qh5')).toEqual(['q1', 'q3']);
+  expect(found('e4 e5 Qh5+')).toEqual(['q2']);
+  expect(found('e4 e5')).toEqual(['q1', 'q2', 'q3']);
+  return t.close();
+});
+
 describe('get_game', () => {
   test('moves come only from what is stored: pgn, opening-only, or none', () => {
     expect(gameDetail(ctx, ids.g1)).toMatchObject({ moves: ['e4', 'c5', 'Nf3', 'd6'], movesSource: 'pgn', review: null });

@@ -73,6 +73,8 @@ CREATE UNIQUE INDEX `games_source` ON `games` (`user_id`,`provider`,`source_id`)
 CREATE INDEX `games_user_played` ON `games` (`user_id`,`played_at`);--> statement-breakpoint
 CREATE INDEX `games_user_provider_played` ON `games` (`user_id`,`provider`,`played_at`);--> statement-breakpoint
 CREATE INDEX `games_moves_key` ON `games` (`moves_key`);--> statement-breakpoint
+CREATE INDEX `games_user_filters` ON `games` (`user_id`,`provider`,`result`,`time_class`,`colour`,`played_at`,`moves_count`,`platform_accuracy`,`review_accuracy`,`opening`,`opponent`,`eco`,`event`);--> statement-breakpoint
+CREATE INDEX `games_user_san` ON `games` (`user_id`,`san_moves`);--> statement-breakpoint
 CREATE TABLE `pgns` (
 	`hash` text PRIMARY KEY NOT NULL,
 	`text` text NOT NULL,

@@ -54,5 +54,23 @@ export const games = sqliteTable(
     index('games_user_played').on(t.userId, t.playedAt),
     index('games_user_provider_played').on(t.userId, t.provider, t.playedAt),
     index('games_moves_key').on(t.movesKey),
+    // Covers the list filters, counts and accuracy sorts, so they never read the wide rows (moves, clocks).
+    index('games_user_filters').on(
+      t.userId,
+      t.provider,
+      t.result,
+      t.timeClass,
+      t.colour,
+      t.playedAt,
+      t.movesCount,
+      t.platformAccuracy,
+      t.reviewAccuracy,
+      t.opening,
+      t.opponent,
+      t.eco,
+      t.event,
+    ),
+    // lineMoves filters are a range on the SAN mainline (src/services/games.ts).
+    index('games_user_san').on(t.userId, t.sanMoves),
   ],
 );
