@@ -79,7 +79,11 @@ export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
     conds.push(or(like(games.opponent, p), like(games.opening, p), like(games.event, p), like(games.eco, p))!);
   }
   const where = and(...conds);
-  const total = ctx.store.db.select({ n: count() }).from(games).where(where).get()?.n ?? 0;
+  // Unfiltered, SQLite would count over the widest covering index (the SAN mainline); the narrow one is 10× smaller.
+  const total =
+    conds.length === 1
+      ? (ctx.store.sqlite.prepare('SELECT count(*) AS n FROM games INDEXED BY games_user_played WHERE user_id = ?').get(ctx.user.id) as { n: number }).n
+      : (ctx.store.db.select({ n: count() }).from(games).where(where).get()?.n ?? 0);
   const pageCount = Math.max(1, Math.ceil(total / GAMES_PAGE_SIZE));
   const page = input.page > pageCount ? 1 : input.page;
   const order =
