@@ -179,8 +179,9 @@ export class ReviewQueue {
             engine: `${analysis.engine.name} ${analysis.engine.version}`,
             depth,
             nodesPerPosition: analysis.budget.nodesPerPosition,
-            accuracyWhite: acc.white,
-            accuracyBlack: acc.black,
+            // One decimal, as shown everywhere; gameAccuracy itself stays exact for comparison with lichess.
+            accuracyWhite: Math.round(acc.white * 10) / 10,
+            accuracyBlack: Math.round(acc.black * 10) / 10,
             analysedAt: analysis.analysedAt,
           })
           .onConflictDoNothing()
