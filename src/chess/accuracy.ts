@@ -3,6 +3,9 @@
  * published method: win% from centipawns, a per-move accuracy from the win% the mover gave away, and per
  * colour the mean of a volatility-weighted mean and a harmonic mean of those move accuracies.
  */
+import { winPercentFromCp } from './winChances.js';
+
+export { winPercentFromCp };
 
 /** One entry of lichess's export `analysis` array: the evaluation after a ply, from White's point of view. */
 export interface LichessEval {
@@ -15,19 +18,10 @@ export interface GameAccuracy {
   black: number;
 }
 
-/** lichess clamps centipawns to ±1000 before the win% curve; a mate counts as the ceiling. */
+/** lichess clamps centipawns to ±1000 before the win% curve (winChances.ts); a mate counts as the ceiling. */
 const CP_CEILING = 1000;
 /** The evaluation lichess assumes for the start position (before White's first move). */
 const INITIAL_CP = 15;
-const WIN_SLOPE = 0.00368208;
-
-/** Win% (0-100) for a centipawn evaluation, from the same side's point of view. */
-export function winPercentFromCp(cp: number): number {
-  const c = Math.max(-CP_CEILING, Math.min(CP_CEILING, cp));
-  const chances = 2 / (1 + Math.exp(-WIN_SLOPE * c)) - 1;
-  return 50 + 50 * Math.max(-1, Math.min(1, chances));
-}
-
 /** Centipawns standing for an eval entry: a mate is the ceiling with its sign; an entry with neither is null. */
 export function evalToCp(e: LichessEval): number | null {
   if (typeof e.eval === 'number') return e.eval;

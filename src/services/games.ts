@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { addDays } from './stats/window.js';
 import { GAMES_PAGE_SIZE, type GameDetail, type GameList, type GameSummary, type ListGamesInput } from '../../schemas/games.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError, Messages } from '../errors.js';
@@ -14,13 +15,6 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 const like = (column: SQLiteColumn, pattern: string) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
-
-/** The day after a YYYY-MM-DD date, for an inclusive upper bound on ISO timestamps. */
-function nextDay(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
 
 export function normaliseLine(lineMoves: string): string {
   return lineMoves.trim().split(/\s+/).join(' ');
@@ -62,7 +56,7 @@ export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
   const from = inverted ? null : (input.from ?? null);
   const to = inverted ? null : (input.to ?? null);
   if (from) conds.push(gte(games.playedAt, from));
-  if (to) conds.push(lt(games.playedAt, nextDay(to)));
+  if (to) conds.push(lt(games.playedAt, addDays(to, 1)));
   if (input.movesMin !== undefined) conds.push(gte(games.movesCount, input.movesMin));
   if (input.movesMax !== undefined) conds.push(lte(games.movesCount, input.movesMax));
   if (input.opening) conds.push(like(games.opening, `${likeLiteral(input.opening)}%`));

@@ -1,4 +1,5 @@
 import { and, eq, gte, isNotNull } from 'drizzle-orm';
+import { DAY_MS, RANGE_DAYS } from './stats/window.js';
 import type { z } from 'zod';
 import type { Classification } from '../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../schemas/analysis.js';
@@ -129,11 +130,10 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
   };
 }
 
-const RANGE_DAYS = { '30d': 30, '90d': 90, '1y': 365 } as const;
 
 /** get_weakness_profile over the owner's reviewed games whose playedAt falls in the window. */
 export function getWeaknessProfile(ctx: PersonalCtx, input: z.output<typeof WeaknessInput>): WeaknessProfile {
-  const from = input.range === 'all' ? null : new Date(ctx.clock.now().getTime() - RANGE_DAYS[input.range] * 86_400_000).toISOString();
+  const from = input.range === 'all' ? null : new Date(ctx.clock.now().getTime() - RANGE_DAYS[input.range] * DAY_MS).toISOString();
   const rows = ctx.store.db
     .select({ game: games, analysis: analyses })
     .from(games)

@@ -1,7 +1,7 @@
 import type { Range, StatTimeClass, SyncedProvider } from '../../../schemas/common.js';
 
-const DAY_MS = 86_400_000;
-const RANGE_DAYS: Record<Exclude<Range, 'all'>, number> = { '30d': 30, '90d': 90, '1y': 365 };
+export const DAY_MS = 86_400_000;
+export const RANGE_DAYS: Record<Exclude<Range, 'all'>, number> = { '30d': 30, '90d': 90, '1y': 365 };
 
 export function isoDate(d: Date | number): string {
   return new Date(d).toISOString().slice(0, 10);
