@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { AttachPgnResult } from '../../schemas/review.js';
-import { parsePgn, PgnError, type ParsedGame } from '../chess/pgn.js';
+import type { ParsedGame } from '../chess/pgn.js';
+import { parseSubmittedPgn } from './pgnInput.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { games } from '../store/schema/index.js';
@@ -82,13 +83,7 @@ export function attachPgn(ctx: PersonalCtx, id: string, pgn: string, hooks: { be
       note: 'this game already has a PGN attached; it was kept and the text sent was not stored. request_game_review reviews it',
     };
   }
-  let parsed: ParsedGame;
-  try {
-    parsed = parsePgn(pgn);
-  } catch (err) {
-    if (err instanceof PgnError) throw new ApiError(400, err.message);
-    throw err;
-  }
+  const parsed = parseSubmittedPgn(pgn);
   const ownerNames = [ctx.user.displayName, ctx.user.usernameSiteA, ctx.user.usernameSiteB].filter((n): n is string => Boolean(n));
   const why = inconsistency(row, parsed, ownerNames);
   if (why) throw new ApiError(400, `the PGN does not match this game: ${why}`);

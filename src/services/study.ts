@@ -5,7 +5,8 @@ import { STUDY_LIST_MAX } from '../../schemas/study.js';
 import type { ReviewResponse } from '../../schemas/review.js';
 import type { z } from 'zod';
 import { classifyOpening } from '../chess/openings.js';
-import { fullMoves, movesKey, parsePgn, PgnError, START_FEN, type ParsedGame } from '../chess/pgn.js';
+import { fullMoves, movesKey, START_FEN, type ParsedGame } from '../chess/pgn.js';
+import { parseSubmittedPgn } from './pgnInput.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError, type Reply } from '../errors.js';
 import { inTransaction } from '../store/db.js';
@@ -16,25 +17,6 @@ import { requestReview } from './reviewRequests.js';
 export const STUDY_NOT_FOUND = 'no owned study game with that id; call list_study_games for ids';
 
 type StudyRow = typeof studyGames.$inferSelect;
-
-const PGN_REASON: Record<PgnError['reason'], string> = {
-  empty: 'empty PGN',
-  'multi-game': 'multi-game PGN',
-  moveless: 'moveless PGN',
-  unparseable: 'unparseable PGN',
-  'illegal-move': 'unparseable PGN (illegal move)',
-  unsupported: 'unsupported PGN',
-};
-
-/** Parses one study PGN; every refusal is a 400 whose message says which rule it broke. */
-export function parseStudyPgn(text: string): ParsedGame {
-  try {
-    return parsePgn(text, { requireMoves: true });
-  } catch (err) {
-    if (err instanceof PgnError) throw new ApiError(400, `${PGN_REASON[err.reason]}: ${err.message}`);
-    throw err;
-  }
-}
 
 /** Per-ply notes carried by a PGN: ply 0 is the comment before the first move. */
 function notesOf(parsed: ParsedGame): Array<{ ply: number; text: string }> {
@@ -58,7 +40,7 @@ function openingOf(parsed: ParsedGame): { eco: string | null; name: string } | n
  * plies that have no note yet. One transaction; the (user, movesKey) unique index backs it up.
  */
 export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof UploadStudyResult> {
-  const parsed = parseStudyPgn(pgn);
+  const parsed = parseSubmittedPgn(pgn);
   const uci = parsed.plies.map((p) => p.uci);
   const key = movesKey(parsed.startFen, uci);
   const notes = notesOf(parsed);
