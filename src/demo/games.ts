@@ -1,9 +1,8 @@
-import { movesKey, START_FEN } from '../chess/pgn.js';
+import { movesKey, sha256, START_FEN } from '../chess/pgn.js';
 import { classifyOpening } from '../chess/openings.js';
 import { playout } from '../chess/playout.js';
 import { connections, users } from '../store/schema/index.js';
 import { insertGames, type NewGame } from '../services/gameWriter.js';
-import { sha256 } from '../chess/pgn.js';
 import { eq } from 'drizzle-orm';
 import { OTB_EVENTS, onlineHandle, personName } from './names.js';
 import type { Rng } from './rng.js';
