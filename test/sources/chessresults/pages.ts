@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /** The real saved chess-results pages (one snapshot of tnr 1473782 during round 2; see their SOURCES.md). */
-const DIR = '/work/shared/sources/chessresults';
+const DIR = new URL('../../fixtures/sources/chessresults', import.meta.url).pathname;
 export const JEDDAH_TNR = '1473782';
 export const page = (name: 'startingrank' | 'crosstable' | 'r2_live' | 'r3_unpaired'): string =>
   readFileSync(`${DIR}/jeddah2026_${name}.html`, 'utf-8');
+/** The starting rank page with six names written in named and numeric entities (fixtures SOURCES.md). */
+export const entitiesPage = (): string => readFileSync(`${DIR}/entities_startingrank.html`, 'utf-8');
