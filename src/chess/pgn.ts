@@ -83,6 +83,13 @@ type Token =
   | { kind: 'open' }
   | { kind: 'close' };
 
+/** Where in the movetext, for a message: line and the text around it. */
+function near(s: string, at: number): string {
+  const line = s.slice(0, at).split('\n').length;
+  const snippet = s.slice(Math.max(0, at - 12), at + 12).replace(/\s+/g, ' ').trim();
+  return `"${snippet}" (movetext line ${line})`;
+}
+
 function tokenize(movetext: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -92,10 +99,16 @@ function tokenize(movetext: string): Token[] {
     if (/\s/.test(ch)) {
       i += 1;
     } else if (ch === '{') {
+      // PGN standard 8.2.5: a brace comment runs to the first "}" and does not nest. A "{" inside one is
+      // almost always a nesting mistake whose "}" would then close the wrong comment: refuse it by name.
       const end = s.indexOf('}', i + 1);
-      if (end < 0) throw new PgnError('unparseable', 'unparseable PGN: a { comment is never closed');
+      if (end < 0) throw new PgnError('unparseable', `unparseable PGN: the { comment opened near ${near(s, i)} is never closed`);
+      const inner = s.indexOf('{', i + 1);
+      if (inner >= 0 && inner < end) throw new PgnError('unparseable', `unparseable PGN: a { inside a comment near ${near(s, inner)}; PGN comments do not nest`);
       tokens.push({ kind: 'comment', text: s.slice(i + 1, end) });
       i = end + 1;
+    } else if (ch === '}') {
+      throw new PgnError('unparseable', `unparseable PGN: a } near ${near(s, i)} closes no comment`);
     } else if (ch === ';') {
       const end = s.indexOf('\n', i);
       tokens.push({ kind: 'comment', text: s.slice(i + 1, end < 0 ? s.length : end) });
