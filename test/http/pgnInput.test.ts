@@ -47,10 +47,10 @@ function rowCounts() {
 }
 
 const BRACES: Array<[string, RegExp]> = [
-  ['1. e4 } e5', /^unparseable PGN: a } near "1\. e4 } e5" \(movetext line 1\) closes no comment$/],
+  ['1. e4 } e5', /^unparseable PGN: a } near "1\. e4 } e5" \(line 1\) closes no comment$/],
   ['1. e4 {a {b} c} e5', /^unparseable PGN: a \{ inside a comment near .*; PGN comments do not nest$/],
   ['1. e4 e5 {never closed', /^unparseable PGN: the \{ comment opened near .* is never closed$/],
-  ['[Event "x"]\n\n1. e4 e5 2. Nf3 }} Nc6 *', /^unparseable PGN: a } near .* closes no comment$/],
+  ['[Event "x"]\n\n1. e4 e5 2. Nf3 }} Nc6 *', /^unparseable PGN: a } near "4 e5 2\. Nf3 }} Nc6 \*" \(line 3\) closes no comment$/],
 ];
 
 describe.each(BRACES)('%j', (pgn, message) => {

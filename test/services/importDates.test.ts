@@ -41,10 +41,12 @@ describe('PGN dates (standard 8.1.1.3: unknown parts are "??")', () => {
       withDate(game('alekhine-nimzowitsch-1930'), '1930.04.??'),
       withDate(game('capablanca-alekhine-1927-g21'), '????.??.??'),
       game('reti-alekhine-1925'),
+      game('bogoljubow-alekhine-1922').replace(/ 2\. /, ' } 2. '), // a stray brace on line 10 of the game (its first movetext line)
     ].join('\n\n');
     const report = await importPgnLines(app.deps, me, file.split('\n'), { as: 'Alekhine, Alexander' });
     expect(report.errors).toEqual([
       expect.objectContaining({ index: 3, reason: 'the game has no usable date (Date "????.??.??"): set at least the year in the Date tag, e.g. [Date "1934.??.??"] (unknown month and day as ??)' }),
+      expect.objectContaining({ index: 5, reason: 'unparseable PGN: a } near "1. d4 f5 } 2. c4 Nf6" (line 10) closes no comment' }),
     ]);
     expect(report.imported).toBe(3);
     const rows = app.deps.store.db.select().from(games).where(eq(games.userId, user.id)).orderBy(games.playedAt).all();
