@@ -1,8 +1,9 @@
 /**
  * Just enough HTML reading for chess-results pages: headings, and the `CRs1` data tables cell by cell.
  * Tolerant of the site's quirks (attribute-less junk such as `<td & colsp & class="CRc">`, `Class=` in
- * capitals, `&frac12;`, names written with `&uuml;` or `&#x159;`), strict about structure: anything unexpected is for the caller to refuse.
- * See /work/shared/sources/CHESS-RESULTS.md, section A.3.
+ * capitals, `&frac12;`, names written with `&uuml;` or `&#x159;`), strict about structure: anything
+ * unexpected is for the caller to refuse.
+ * See CHESS-RESULTS.md, section A.3 (kept with the saved pages in test/fixtures/sources/chessresults/).
  */
 import { decodeHTML } from 'entities';
 
