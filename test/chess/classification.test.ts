@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { classify, THRESHOLDS, type ClassifyInput } from '../../src/chess/classification.js';
 import { selectMoments } from '../../src/chess/moments.js';
 import { buildPlies, type AnalysedPly } from '../../src/chess/plyAnalysis.js';
 import { makeAnalysis, type LineSpec, type S } from '../helpers/analysis.js';
+import { exportAsStoredAnalysis, parseExport } from '../helpers/lichessExport.js';
 
 const base: ClassifyInput = {
   book: false,
@@ -203,5 +205,19 @@ describe('classification on real positions', () => {
     expect(p[0].ply.isBestMove).toBe(false);
     expect(p[0].ply.centipawnLoss).toBe(20);
     expect(p[0].ply.classification).toBe('good');
+  });
+});
+
+describe("fed lichess's own evaluations, the classifier gives lichess's judgments", () => {
+  test('the recorded export game Xm8dPq2L: the judged plies are exactly lichess\'s, ply by ply', () => {
+    // test/fixtures/sources/lichess/games_user_export.ndjson (source note: the project's API notes, SOURCES-API.md).
+    const text = readFileSync(new URL('../fixtures/sources/lichess/games_user_export.ndjson', import.meta.url), 'utf8');
+    const game = parseExport(text).find((g) => g.id === 'Xm8dPq2L')!;
+    const p = buildPlies(exportAsStoredAnalysis(game)!, { userColour: null, clocks: null, timeControl: null });
+    const judged = (c: string) => (['inaccuracy', 'mistake', 'blunder', 'miss'].includes(c) ? c : null);
+    expect(p.map((x) => judged(x.ply.classification))).toEqual(game.analysis!.map((a) => a.judgment?.name.toLowerCase() ?? null));
+    // 6.Nxd5?? (ply 11, +0.30 → −3.55 with e3 best) is the one blunder.
+    expect(p[10].ply.classification).toBe('blunder');
+    expect(p[10].ply.bestMove?.san).toBe('e3');
   });
 });
