@@ -1,6 +1,6 @@
 import type { Chess, Move, PieceSymbol, Square } from 'chess.js';
-import type { Classification } from '../../schemas/common.js';
 import type { Judgment } from './judgments.js';
+import type { Classification } from './types.js';
 import { PIECE_VALUE, enPrise } from './material.js';
 import { winPercentFromCp } from './winChances.js';
 

@@ -1,4 +1,4 @@
-import type { StoredAnalysis, StoredPosition } from '../../schemas/engine.js';
+import type { StoredAnalysis, StoredPosition } from '../../src/chess/engineOutput.js';
 import type { Judgment, LichessEval } from '../../src/chess/index.js';
 import { replaySan, START_FEN } from '../../src/chess/pgn.js';
 import { gamePositions, sideToMove } from '../../src/chess/positions.js';
