@@ -11,7 +11,8 @@
  * - lila `modules/tree/src/main/Advice.scala`: `CpAdvice` first, then `MateAdvice`.
  *   - CpAdvice (both entries centipawns): the mover's drop in winning chances (scalachess `WinPercent.
  *     winningChances`, on the raw, unceiled centipawns) judged Blunder from 0.3, Mistake from 0.2, Inaccuracy from
- *     0.1.
+ *     0.1. (Older lila, modules/analyse/src/main/Advice.scala, capped at ±1000 cp and used a 0.004 multiplier;
+ *     judgments stored by it near a threshold can differ.)
  *   - MateAdvice, in the mover's frame: centipawns → being mated is "mate created"; mating → centipawns, or mating →
  *     being mated, is "mate lost". Mate created is an Inaccuracy when the mover stood below −999 cp before, a Mistake
  *     below −700, else a Blunder; mate lost is an Inaccuracy when the mover keeps more than +999 cp, a Mistake above
