@@ -171,7 +171,7 @@ describe('the measured bugs, on real positions', () => {
   });
 
   test('Byrne–Fischer 1956, 17…Be6!!: the bishop is safe but the queen on b6 is left to Bxb6 → brilliant', () => {
-    // The position after 17.Kf1 (/work/shared/classics 32-byrne-fischer-1956.pgn, replayed). Evaluations from one run
+    // The position after 17.Kf1 (the game as in the project's classics collection, 32-byrne-fischer-1956.pgn, replayed). Evaluations from one run
     // of Stockfish 19 lite (npm stockfish, single thread), 1,500,000 nodes, MultiPV 2: Be6 +2.58 for Black, second
     // choice Nb5 −0.95; after Be6, White to move −2.98 with Qxc3 Qxc5.
     const p = plies({
