@@ -1,3 +1,5 @@
+import { SECRET_KEY_FILE } from './auth/secrets.js';
+import { protectStoredSecrets } from './auth/storedSecrets.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDeps } from './context.js';
@@ -9,6 +11,9 @@ import { openStore, storeFile, type Store } from './store/db.js';
 export function createAppDeps(config: Config, opts: { clock?: Clock; store?: Store } = {}): AppDeps {
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? openStore(storeFile(config.dataDir));
+  const fixed = protectStoredSecrets(store);
+  if (fixed.sourceTokens) console.error(`sealed ${fixed.sourceTokens} lichess token(s) stored in clear by an older version (key: ${SECRET_KEY_FILE} in the data folder)`);
+  if (fixed.shareTokens) console.error(`replaced ${fixed.shareTokens} weekly-report share token(s) stored in clear by fingerprints; those reports' share links changed (get_weekly_report shows the new one)`);
   const limiter = storeLimiter(store, config, clock);
   const runtime = createRuntime({ store, config, clock });
   return { store, config, clock, limiter, runtime };

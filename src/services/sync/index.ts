@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { revealSourceToken } from '../../auth/storedSecrets.js';
 import type { AppDeps } from '../../context.js';
 import { SourceFormatError, SourceHttpError, SourceRateLimited } from '../../sources/types.js';
 import { connections } from '../../store/schema/index.js';
@@ -57,7 +58,8 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
   const sc: SourceSyncContext = {
     deps,
     userId: connection.userId,
-    connection: { ...connection },
+    // The lichess token is sealed at rest (src/auth/secrets.ts); the runners get it in clear, in memory only.
+    connection: { ...connection, sourceToken: revealSourceToken(deps.store, connection.sourceToken) },
     opts,
     summary,
     progress: (phase, done = null, total = null) =>
