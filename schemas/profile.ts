@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { SyncedProvider, Timestamp } from './common.js';
 
-export const CONNECTION_STATUSES = ['never-synced', 'syncing', 'ok', 'error'] as const;
+/** `demo`: a made-up account seeded by `demo` / `serve --demo`; its data is local and it is never synced. */
+export const CONNECTION_STATUSES = ['never-synced', 'syncing', 'ok', 'error', 'demo'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 export const Connection = z.object({
   provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF over-the-board'),
   account: z.string().describe('Username (chess.com, lichess) or ECF reference code'),
-  status: z.enum(CONNECTION_STATUSES).describe('never-synced, syncing, ok, or error (see statusMessage)'),
-  statusMessage: z.string().nullable().describe('Why the last sync failed, when status is error'),
+  status: z.enum(CONNECTION_STATUSES).describe('never-synced, syncing, ok, error (see statusMessage), or demo (made-up demo data, never synced)'),
+  statusMessage: z.string().nullable().describe('Why the last sync failed, when status is error; what a demo connection is, when status is demo'),
   lastSyncedAt: Timestamp.nullable().describe('End of the last successful sync; null before the first'),
   connectedAt: Timestamp.describe('When the source was connected'),
 });

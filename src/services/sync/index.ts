@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { revealSourceToken } from '../../auth/storedSecrets.js';
 import type { AppDeps } from '../../context.js';
+import { DEMO_CONNECTION_MESSAGE } from '../../demo/connections.js';
 import { SourceFormatError, SourceHttpError, SourceRateLimited } from '../../sources/types.js';
 import { connections } from '../../store/schema/index.js';
 import { syncChesscom } from './chesscom.js';
@@ -73,6 +74,11 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
         total,
       }),
   };
+  if (connection.status === 'demo') {
+    // Made-up accounts: syncing them would query real strangers' accounts on the real sites.
+    summary.error = DEMO_CONNECTION_MESSAGE;
+    return summary;
+  }
   setStatus(deps, connection.id, { status: 'syncing', statusMessage: null });
   try {
     await RUNNERS[connection.provider](sc);
