@@ -87,6 +87,23 @@ export function listTokens(store: Store, userId: string) {
     .all();
 }
 
+/**
+ * Issues a token named `name` and revokes the user's earlier live tokens of that name: for a token
+ * that lives in one place (Claude Desktop's configuration), re-running replaces instead of piling up.
+ */
+export function replaceNamedToken(store: Store, clock: Clock, userId: string, name: string): IssuedToken & { revoked: number } {
+  return store.sqlite
+    .transaction(() => {
+      const revoked = store.db
+        .update(tokens)
+        .set({ revokedAt: clock.now().toISOString() })
+        .where(and(eq(tokens.userId, userId), eq(tokens.name, name), isNull(tokens.revokedAt)))
+        .run().changes;
+      return { ...issueToken(store, clock, userId, name), revoked };
+    })
+    .immediate();
+}
+
 /** Revokes one of the user's tokens; false when the id is not theirs or already revoked. */
 export function revokeToken(store: Store, clock: Clock, userId: string, tokenId: string): boolean {
   const res = store.db
