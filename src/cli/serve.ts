@@ -30,6 +30,7 @@ interface ServeOptions {
   host?: string;
   dataDir?: string;
   demo?: boolean;
+  demoGames: string;
   engine?: string;
 }
 
@@ -42,11 +43,14 @@ export function registerServeCommand(program: Command): void {
     .option('--data-dir <dir>', 'data folder (default $CFP_DATA_DIR or ~/.chess-footprint)')
     .option('--engine <path>', 'native UCI engine binary (default: the bundled WASM Stockfish)')
     .option('--demo', 'seed a demo owner with demo data when the store has no account')
+    .option('--demo-games <n>', 'how many demo games --demo seeds', '500')
     .action(async (opts: ServeOptions) => {
       const port = opts.port === undefined ? undefined : Number(opts.port);
       if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
         throw new CliError(`--port takes a whole number from 0 to 65535 (0 picks a free port), got ${opts.port}`, EXIT.usage);
       }
+      const demoGames = Number(opts.demoGames);
+      if (!Number.isInteger(demoGames) || demoGames < 1 || demoGames > 1_000_000) throw new CliError('--demo-games takes a whole number from 1 to 1,000,000', EXIT.usage);
       const config = loadConfig({ dataDir: opts.dataDir, host: opts.host, port, enginePath: opts.engine });
       const deps = openApp(config);
       if (config.rateLimits === 'off') console.error('warning: CFP_RATE_LIMITS=off: every rate limit is disabled');
@@ -56,7 +60,7 @@ export function registerServeCommand(program: Command): void {
       const owner = ownerOrNamed(deps.store);
       if (!owner && opts.demo) {
         console.error('seeding demo data (a one-off; the store keeps it)…');
-        token = (await seedDemo(deps, { log: (l) => console.error(l) })).token;
+        token = (await seedDemo(deps, { games: demoGames, log: (l) => console.error(l) })).token;
       } else if (!owner) {
         console.error(`this store (${config.dataDir}) has no account yet: run \`${cliCommand()} init --name NAME --email EMAIL --data-dir ${config.dataDir}\`, then \`connect siteA|siteB|fed ID\` and \`sync\``);
       }

@@ -76,7 +76,7 @@ describe('migrations are append-only and upgrade a store in place', () => {
       const applied = store.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number };
       expect(applied.n).toBe(N);
       // Every column the current schema declares exists now.
-      const tables = Object.values(schema).filter((t): t is Table => typeof t === 'object' && t !== null && Symbol.for('drizzle:Name') in t);
+      const tables = (Object.values(schema) as unknown[]).filter((t): t is Table => typeof t === 'object' && t !== null && Symbol.for('drizzle:Name') in t);
       expect(tables.map((t) => getTableName(t))).toEqual(expect.arrayContaining(['users', 'tokens', 'connections', 'weekly_reports', 'games']));
       for (const table of tables) {
         const have = new Set((store.sqlite.prepare(`PRAGMA table_info(${getTableName(table)})`).all() as Array<{ name: string }>).map((c) => c.name));
