@@ -1,3 +1,5 @@
+import { ConfigError } from '../config.js';
+
 /**
  * Exit codes of the CLI (README "Exit codes"). Anything not listed is 1.
  * Messages name the thing to fix, never a raw Node error code alone.
@@ -5,7 +7,7 @@
 export const EXIT = {
   ok: 0,
   failure: 1,
-  /** Bad usage or input: an unknown option, a file that does not exist or cannot be read. */
+  /** Bad usage or input: an unknown option, an invalid setting, a file that does not exist or cannot be read. */
   usage: 2,
   /** The data folder cannot be created, read or written, or holds something that is not a store. */
   dataDir: 3,
@@ -59,6 +61,8 @@ export function listenError(host: string, port: number, err: unknown): CliError 
 /** What the user reads for any error that reaches the top of the CLI. */
 export function describeCliError(err: unknown): { message: string; exitCode: number } {
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode };
+  // A bad environment variable or flag value: the message already names each one.
+  if (err instanceof ConfigError) return { message: err.message, exitCode: EXIT.usage };
   const e = err as SysError;
   if (e?.code === 'ENOENT' && e.path) return { message: `no such file or folder: ${e.path}`, exitCode: EXIT.usage };
   if (e?.code === 'EISDIR' && e.path) return { message: `${e.path} is a folder, not a file`, exitCode: EXIT.usage };

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { StoredAnalysis } from '../../schemas/engine.js';
-import { analysisAccuracy } from '../chess/reviewAccuracy.js';
-import type { Clock } from '../clock.js';
-import type { Store } from '../store/db.js';
-import { analyses, reviewJobs } from '../store/schema/index.js';
-import type { Analyser } from './pool.js';
+import { StoredAnalysis } from '../../../schemas/engine.js';
+import { analysisAccuracy } from '../../chess/reviewAccuracy.js';
+import type { Clock } from '../../clock.js';
+import type { Store } from '../../store/db.js';
+import { analyses, reviewJobs } from '../../store/schema/index.js';
+import type { Analyser } from '../../engine/pool.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
 export type AnalysisRow = typeof analyses.$inferSelect;

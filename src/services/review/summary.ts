@@ -1,11 +1,11 @@
-import type { Colour } from '../../schemas/common.js';
-import { CLASSIFICATIONS } from '../../schemas/common.js';
-import type { StoredAnalysis } from '../../schemas/engine.js';
-import { StoredAnalysis as StoredAnalysisSchema } from '../../schemas/engine.js';
-import type { GameReviewSummary } from '../../schemas/games.js';
+import type { Colour } from '../../../schemas/common.js';
+import { CLASSIFICATIONS } from '../../../schemas/common.js';
+import type { StoredAnalysis } from '../../../schemas/engine.js';
+import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.js';
+import type { GameReviewSummary } from '../../../schemas/games.js';
 import type { z } from 'zod';
-import { selectMoments } from './moments.js';
-import { buildPlies, type PlyContext } from './plyAnalysis.js';
+import { selectMoments } from '../../chess/moments.js';
+import { buildPlies, type PlyContext } from '../../chess/plyAnalysis.js';
 
 /** What summarizeReview needs of an `analyses` row (src/store/schema/reviews.ts). */
 export interface AnalysisRecord {

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createAppDeps } from '../../src/app.js';
-import { parsePgn } from '../../src/chess/pgn.js';
-import { fixedClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
-import type { AppDeps, PersonalCtx } from '../../src/context.js';
-import { createUser } from '../../src/services/accounts.js';
-import { insertGames, movesColumns } from '../../src/services/gameWriter.js';
-import { gameReviewSubject } from '../../src/services/gameMoves.js';
-import { requestReview } from '../../src/services/reviewRequests.js';
-import { openStore, storeFile } from '../../src/store/db.js';
-import { analyses, games, reviewJobs } from '../../src/store/schema/index.js';
+import { createAppDeps } from '../../../src/app.js';
+import { parsePgn } from '../../../src/chess/pgn.js';
+import { fixedClock } from '../../../src/clock.js';
+import { loadConfig } from '../../../src/config.js';
+import type { AppDeps, PersonalCtx } from '../../../src/context.js';
+import { createUser } from '../../../src/services/accounts.js';
+import { insertGames, movesColumns } from '../../../src/services/gameWriter.js';
+import { gameReviewSubject } from '../../../src/services/gameMoves.js';
+import { requestReview } from '../../../src/services/reviewRequests.js';
+import { openStore, storeFile } from '../../../src/store/db.js';
+import { analyses, games, reviewJobs } from '../../../src/store/schema/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {
