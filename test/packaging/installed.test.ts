@@ -1,25 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Profile } from '../../schemas/profile.js';
-import { REPO_ROOT } from '../helpers/fixtures.js';
+import { copyCheckout } from '../helpers/clone.js';
 
 /**
  * The package as it runs for a user: a copy of the checkout, built with the project's own build
  * (tsc), then driven through bin/chess-footprint.js, the file Claude Desktop and `npm install -g` run.
  */
-const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', '.git', '.data', 'coverage']);
 const tmp = mkdtempSync(join(tmpdir(), 'cfp-installed-'));
 const pkg = join(tmp, 'chess-footprint');
 const bin = join(pkg, 'bin', 'chess-footprint.js');
 
 beforeAll(() => {
-  cpSync(REPO_ROOT, pkg, { recursive: true, filter: (src) => !NOT_IN_A_CLONE.has(src.split(/[\\/]/).pop()!) });
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+  copyCheckout(pkg);
   execFileSync(process.execPath, [join(pkg, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: pkg, stdio: 'pipe' });
 }, 600_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
