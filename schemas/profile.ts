@@ -5,6 +5,9 @@ import { SyncedProvider, Timestamp } from './common.js';
 export const CONNECTION_STATUSES = ['never-synced', 'syncing', 'ok', 'error', 'demo'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
+/** The statusMessage of a demo connection (and what a sync of one answers). */
+export const DEMO_CONNECTION_MESSAGE = 'demo data: a made-up account, never synced (connect a real account to replace it)';
+
 export const Connection = z.object({
   provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF over-the-board'),
   account: z.string().describe('Username (chess.com, lichess) or ECF reference code'),

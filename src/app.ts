@@ -1,5 +1,5 @@
-import { SECRET_KEY_FILE } from './auth/secrets.js';
-import { protectStoredSecrets } from './auth/storedSecrets.js';
+import { SECRET_KEY_FILE } from './store/secretKey.js';
+import { protectStoredSecrets } from './store/storedSecrets.js';
 import { markDemoConnections } from './demo/connections.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';

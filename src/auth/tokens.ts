@@ -1,15 +1,16 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
+import { sha256Hex } from '../store/secretKey.js';
 import { tokens, users } from '../store/schema/index.js';
 
 export const TOKEN_PATTERN = /^cfp_[A-Za-z0-9_-]{43}$/;
 
 /** SHA-256 of the whole token, hex: the only form in which a token is stored. */
 export function fingerprint(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }
 
 /** `cfp_` + 43 URL-safe characters: base64url of 32 random bytes. */

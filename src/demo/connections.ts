@@ -1,11 +1,11 @@
 import { and, eq, inArray, like } from 'drizzle-orm';
+import { DEMO_CONNECTION_MESSAGE } from '../../schemas/profile.js';
 import type { Store } from '../store/db.js';
 import { connections, users } from '../store/schema/index.js';
 
 /** The demo owner's made-up accounts (src/demo/games.ts seeds them). */
 export const DEMO_ACCOUNTS = { siteA: 'demo_knightmare', siteB: 'DemoKnightmare', fed: '271828K' } as const;
 
-export const DEMO_CONNECTION_MESSAGE = 'demo data: a made-up account, never synced (connect a real account to replace it)';
 
 /** A demo connection row: marked `demo`, so no sync (manual or scheduled) ever queries the real sites. */
 export const demoConnectionState = { status: 'demo' as const, statusMessage: DEMO_CONNECTION_MESSAGE };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { sealSourceToken } from '../auth/storedSecrets.js';
+import { sealSourceToken } from '../store/storedSecrets.js';
 import type { AppDeps } from '../context.js';
 import { ApiError } from '../errors.js';
 import { connections, users } from '../store/schema/index.js';

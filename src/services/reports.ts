@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { WeeklyReport, type ReportSection } from '../../schemas/aggregates.js';
 import { SYNCED_PROVIDERS, type SyncedProvider } from '../../schemas/common.js';
-import { reportShareFingerprint, reportShareToken } from '../auth/storedSecrets.js';
-import { fingerprint } from '../auth/tokens.js';
+import { sha256Hex } from '../store/secretKey.js';
+import { reportShareFingerprint, reportShareToken } from '../store/storedSecrets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { PersonalCtx } from '../context.js';
@@ -107,7 +107,7 @@ export function generateReport(
     weekEnd,
     payload: JSON.stringify(payload),
     generatedAt,
-    // Only the fingerprint of the share link's token is stored (src/auth/storedSecrets.ts).
+    // Only the fingerprint of the share link's token is stored (src/store/storedSecrets.ts).
     shareToken: reportShareFingerprint(store, id),
     emailedAt: null,
   };
@@ -127,7 +127,7 @@ export function latestReportRow(store: Store, userId: string): ReportRow | null 
 }
 
 export function reportByShareToken(store: Store, token: string): ReportRow | null {
-  return store.db.select().from(weeklyReports).where(eq(weeklyReports.shareToken, fingerprint(token))).get() ?? null;
+  return store.db.select().from(weeklyReports).where(eq(weeklyReports.shareToken, sha256Hex(token))).get() ?? null;
 }
 
 export function markEmailed(store: Store, id: string, at: string): void {

@@ -20,7 +20,7 @@ export function startSyncScheduler(deps: AppDeps, opts: { firstRunDelayMs?: numb
     running = true;
     try {
       // A connection left `syncing` by a killed process is picked up again like any other.
-      // Demo connections are local data only (src/demo/connections.ts).
+      // Demo connections are local data only (status `demo`, schemas/profile.ts).
       const all = deps.store.db.select().from(connections).where(ne(connections.status, 'demo')).all();
       for (const c of all) {
         if (controller.signal.aborted) break;

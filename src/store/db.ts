@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { dirname, join } from 'node:path';
-import { loadSecretKey, SECRET_KEY_FILE } from '../auth/secrets.js';
+import { loadSecretKey, SECRET_KEY_FILE } from './secretKey.js';
 import { migrationsDir } from '../paths.js';
 import { ensurePrivateDir, ensurePrivateFile, type Log } from './privateFiles.js';
 import * as schema from './schema/index.js';
@@ -12,7 +12,7 @@ export type Db = BetterSQLite3Database<typeof schema>;
 export interface Store {
   db: Db;
   sqlite: Database.Database;
-  /** The store's secret key (src/auth/secrets.ts), read from the 0600 file beside the database. */
+  /** The store's secret key (src/store/secretKey.ts), read from the 0600 file beside the database. */
   key: Buffer;
   close(): void;
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { revealSourceToken } from '../../src/auth/storedSecrets.js';
+import { revealSourceToken } from '../../src/store/storedSecrets.js';
 import { connectSource } from '../../src/services/connections.js';
 import { connections, users } from '../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';

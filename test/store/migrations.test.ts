@@ -8,7 +8,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createAppDeps } from '../../src/app.js';
-import { revealSourceToken } from '../../src/auth/storedSecrets.js';
+import { revealSourceToken } from '../../src/store/storedSecrets.js';
 import { verifyToken } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
 import { migrationsDir } from '../../src/paths.js';

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { revealSourceToken } from '../../auth/storedSecrets.js';
+import { revealSourceToken } from '../../store/storedSecrets.js';
 import type { AppDeps } from '../../context.js';
-import { DEMO_CONNECTION_MESSAGE } from '../../demo/connections.js';
+import { DEMO_CONNECTION_MESSAGE } from '../../../schemas/profile.js';
 import { SourceFormatError, SourceHttpError, SourceRateLimited } from '../../sources/types.js';
 import { connections } from '../../store/schema/index.js';
 import { syncChesscom } from './chesscom.js';
@@ -59,7 +59,7 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
   const sc: SourceSyncContext = {
     deps,
     userId: connection.userId,
-    // The lichess token is sealed at rest (src/auth/secrets.ts); the runners get it in clear, in memory only.
+    // The lichess token is sealed at rest (src/store/secretKey.ts); the runners get it in clear, in memory only.
     connection: { ...connection, sourceToken: revealSourceToken(deps.store, connection.sourceToken) },
     opts,
     summary,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -64,3 +64,6 @@ export function unseal(key: Buffer, sealed: string): string | null {
 export function shareTokenFor(key: Buffer, reportId: string): string {
   return createHmac('sha256', subkey(key, 'share-link')).update(reportId).digest('base64url');
 }
+
+/** SHA-256, hex: the stored form of every bearer secret (access tokens, share-link tokens). */
+export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');

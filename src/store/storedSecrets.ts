@@ -1,8 +1,7 @@
 import { eq, isNotNull } from 'drizzle-orm';
-import type { Store } from '../store/db.js';
-import { connections, weeklyReports } from '../store/schema/index.js';
-import { isSealed, seal, shareTokenFor, unseal } from './secrets.js';
-import { fingerprint } from './tokens.js';
+import type { Store } from './db.js';
+import { connections, weeklyReports } from './schema/index.js';
+import { isSealed, seal, sha256Hex, shareTokenFor, unseal } from './secretKey.js';
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
@@ -16,7 +15,7 @@ export const revealSourceToken = (store: Store, stored: string | null): string |
 export const reportShareToken = (store: Store, reportId: string): string => shareTokenFor(store.key, reportId);
 
 /** What the `share_token` column holds for a report. */
-export const reportShareFingerprint = (store: Store, reportId: string): string => fingerprint(reportShareToken(store, reportId));
+export const reportShareFingerprint = (store: Store, reportId: string): string => sha256Hex(reportShareToken(store, reportId));
 
 /**
  * Stores written before secrets were protected kept the lichess token and the share tokens in
