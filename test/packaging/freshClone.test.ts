@@ -20,6 +20,7 @@ function walk(dir: string, out: string[] = []): string[] {
 const DATA_READING_TESTS = [
   'test/chess/pgn.test.ts',
   'test/chess/accuracy.test.ts',
+  'test/chess/judgments.test.ts',
   'test/chess/pairing/trf.test.ts',
   'test/sources/chessresults/parse.test.ts',
   'test/services/library.test.ts',
