@@ -19,7 +19,7 @@ export const WEAKNESS_DEFINITIONS = {
   errorRate:
     'errorRate = errors / moves, where moves are the owner\'s non-book moves. The overall error rate is the same ratio over every reviewed game of the owner in the window; a bucket\'s rate uses only the moves in that bucket.',
   ranking:
-    'A bucket is ranked only when it has moves from at least 5 reviewed games and its error rate is strictly above the overall rate. Ranked buckets are ordered by excessErrors = errors − overallErrorRate × moves (how many more errors than the owner\'s usual rate predicts), largest first. clock:unknown is counted but never ranked.',
+    'A bucket is ranked only when it has moves from at least 5 reviewed games and its error rate is strictly above the overall rate. Ranked buckets are ordered by excessErrors = errors − overallErrorRate × moves (how many more errors than the owner\'s usual rate predicts), largest first. clock:unknown is counted but never ranked, and neither is a bucket that names a healthy state (clock:ok): it is nothing to act on.',
   buckets:
     'phase:opening|middlegame|endgame (divider-v1, phase of the position before the move); concept:<id> (moves carrying that concept tag, detector set v1); timeClass:<raw time class>; colour:white|black; opening:<opening family, the part of the opening name before the colon, from the game record or the opening table; unknown when neither names it>; clock:low (the clock before the move was under 10% of the base time, at least 10 s and at most 120 s), clock:ok, clock:unknown (no clock readings or no base time).',
 };
@@ -60,6 +60,9 @@ const MOVES_CACHE_SIZE = 2000;
 
 type Dim = (typeof WEAKNESS_DIMENSIONS)[number];
 
+/** Buckets that name the healthy state of a dimension: counted for context, never ranked as a weakness. */
+const HEALTHY_STATES: ReadonlySet<string> = new Set(['clock:ok']);
+
 function bucketsOfMove(g: ReviewedGame, p: OwnerMove): Array<[Dim, string]> {
   const out: Array<[Dim, string]> = [
     ['colour', g.colour],
@@ -96,7 +99,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
   }
   const overall = moves ? errors / moves : 0;
   const ranked: Array<WeaknessBucket & { rank: number }> = [];
-  const unranked: Array<WeaknessBucket & { reason: 'at-or-below-overall' | 'clock-unknown' }> = [];
+  const unranked: Array<WeaknessBucket & { reason: 'at-or-below-overall' | 'clock-unknown' | 'healthy-state' }> = [];
   const lowSample: WeaknessBucket[] = [];
   const all = [...acc.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [key, b] of all) {
@@ -112,6 +115,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
     };
     if (b.games.size < MIN_GAMES_TO_RANK) lowSample.push(bucket);
     else if (key === 'clock:unknown') unranked.push({ ...bucket, reason: 'clock-unknown' });
+    else if (HEALTHY_STATES.has(key)) unranked.push({ ...bucket, reason: 'healthy-state' });
     // Exact comparison (integers): bucket rate errors/moves above the overall errors/moves.
     else if (b.errors * moves <= errors * b.moves) unranked.push({ ...bucket, reason: 'at-or-below-overall' });
     else ranked.push({ ...bucket, rank: 0 });

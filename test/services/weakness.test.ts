@@ -4,6 +4,7 @@ import { getWeaknessProfile } from '../../tools/analysis/get_weakness_profile.js
 import { makeAnalysis } from '../helpers/analysis.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { insertReviewedGame } from '../helpers/reviewed.js';
+import { weaknessProfile, type ReviewedGame } from '../../src/services/weakness.js';
 
 const FEN = 'rnbq1rk1/ppp2ppp/4p3/3pP3/3P4/3B1N2/PPP2PPP/RNBQK2R w KQ - 0 7';
 // White (the owner): a3 blunder, h3 inaccuracy, b3 blunder → 3 moves, 2 errors (inaccuracies are not errors).
@@ -81,5 +82,28 @@ describe('weakness profile', () => {
     // Unreviewed games do not count.
     insertReviewedGame(app.deps.store, me.user, null);
     expect((await profile(me.token, 'all')).reviewedGames).toBe(2);
+  });
+});
+
+describe('healthy-state buckets', () => {
+  // 5 games with clocks (base 300 s, every move made with 200 s left: clock:ok), one error in two
+  // moves each; 5 games without clocks and no errors. Overall 5/20; clock:ok 5/10 is above it,
+  // yet it names nothing to act on, so it is counted and never ranked.
+  const game = (i: number, clocks: boolean): ReviewedGame => ({
+    gameId: `g${i}`,
+    colour: 'white',
+    timeClass: 'blitz',
+    openingFamily: 'unknown',
+    baseSeconds: clocks ? 300 : null,
+    moves: [
+      { classification: clocks ? 'blunder' : 'good', phase: 'middlegame', concepts: [], clockSecondsBefore: clocks ? 200 : null },
+      { classification: 'good', phase: 'middlegame', concepts: [], clockSecondsBefore: clocks ? 200 : null },
+    ],
+  });
+  test('clock:ok above the overall rate is unranked with reason healthy-state', () => {
+    const p = weaknessProfile([0, 1, 2, 3, 4].map((i) => game(i, true)).concat([5, 6, 7, 8, 9].map((i) => game(i, false))));
+    expect([p.moves, p.errors]).toEqual([20, 5]);
+    expect(p.ranked.map((b) => b.bucket)).not.toContain('clock:ok');
+    expect(p.unranked.find((b) => b.bucket === 'clock:ok')).toMatchObject({ reason: 'healthy-state', moves: 10, errors: 5 });
   });
 });
