@@ -8,8 +8,9 @@ import { timeTroubleThreshold } from '../chess/concepts.js';
 import { classifyOpening, openingFamily } from '../chess/openings.js';
 import type { AnalysedPly } from '../chess/plyAnalysis.js';
 import type { PersonalCtx } from '../context.js';
-import { analyses, games } from '../store/schema/index.js';
+import { games, ownerReviews } from '../store/schema/index.js';
 import { analyseGame } from './analysis.js';
+import { ownerReviewsOf } from './review/records.js';
 
 export const MIN_GAMES_TO_RANK = 5;
 const ERROR_CLASSES: ReadonlySet<Classification> = new Set(['mistake', 'miss', 'blunder']);
@@ -139,16 +140,17 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
 export function getWeaknessProfile(ctx: PersonalCtx, input: z.output<typeof WeaknessInput>): WeaknessProfile {
   const from = input.range === 'all' ? null : new Date(ctx.clock.now().getTime() - RANGE_DAYS[input.range] * DAY_MS).toISOString();
   const rows = ctx.store.db
-    .select({ game: games, analysis: analyses })
+    .select({ game: games })
     .from(games)
-    .innerJoin(analyses, eq(games.movesKey, analyses.movesKey))
+    .innerJoin(ownerReviews, and(eq(ownerReviews.userId, games.userId), eq(ownerReviews.movesKey, games.movesKey)))
     .where(and(eq(games.userId, ctx.user.id), isNotNull(games.movesKey), from ? gte(games.playedAt, from) : undefined))
     .all();
-  const reviewed: ReviewedGame[] = rows.map(({ game, analysis }) => {
+  const reviews = ownerReviewsOf(ctx.store, ctx.user.id, rows.map((r) => r.game.movesKey!));
+  const reviewed: ReviewedGame[] = rows.map(({ game }) => {
     const key = [game.movesKey, game.colour, game.clocks ?? '', game.timeControl ?? ''].join('|');
     let moves = movesCache.get(key);
     if (!moves) {
-      moves = ownerMoves(analyseGame(game, analysis, () => false).plies);
+      moves = ownerMoves(analyseGame(game, reviews.get(game.movesKey!)!, () => false).plies);
       if (movesCache.size >= MOVES_CACHE_SIZE) movesCache.delete(movesCache.keys().next().value!);
       movesCache.set(key, moves);
     }
