@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homedir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BUCKETS, FAMILIES, type Family } from './limits/buckets.js';
@@ -78,7 +78,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
       path: overrides.enginePath ?? env.CFP_STOCKFISH ?? null,
       threads: Number(env.CFP_ENGINE_THREADS ?? 1),
       hashMb: Number(env.CFP_ENGINE_HASH_MB ?? 32),
-      workers: Number(env.CFP_ENGINE_WORKERS ?? 2),
+      // One engine process per core by default; one game is split over all of them.
+      workers: Number(env.CFP_ENGINE_WORKERS ?? availableParallelism()),
       nodesPerPosition: Number(env.CFP_ENGINE_NODES ?? 150_000),
       multiPv: Number(env.CFP_ENGINE_MULTIPV ?? 2),
     },
