@@ -3,14 +3,14 @@ import { DAY_MS, RANGE_DAYS } from './stats/window.js';
 import type { z } from 'zod';
 import type { Classification } from '../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../schemas/analysis.js';
-import { parseTimeControl } from '../chess/clocks.js';
+import { parseTimeControl, plyClock } from '../chess/clocks.js';
 import { timeTroubleThreshold } from '../chess/concepts.js';
 import { classifyOpening, openingFamily } from '../chess/openings.js';
-import type { AnalysedPly } from '../chess/plyAnalysis.js';
 import type { PersonalCtx } from '../context.js';
 import { games, ownerReviews } from '../store/schema/index.js';
-import { analyseGame } from './analysis.js';
-import { ownerReviewsOf } from './review/records.js';
+import { parseClocks } from './analysis.js';
+import type { GameRow } from './gameWriter.js';
+import { ownerReviewsOf, type OwnedReview } from './review/records.js';
 
 export const MIN_GAMES_TO_RANK = 5;
 const ERROR_CLASSES: ReadonlySet<Classification> = new Set(['mistake', 'miss', 'blunder']);
@@ -43,21 +43,21 @@ export interface ReviewedGame {
   moves: OwnerMove[];
 }
 
-export function ownerMoves(plies: readonly AnalysedPly[]): OwnerMove[] {
-  return plies
-    .filter((p) => p.ply.isUserMove)
-    .map((p) => ({
-      classification: p.ply.classification,
-      phase: p.ply.phase,
-      concepts: [...new Set(p.ply.concepts.map((c) => c.id))],
-      clockSecondsBefore: p.ply.clockSecondsBefore,
-    }));
+/**
+ * The owner's moves of a reviewed game, from its stored derivation (no replay): class, phase and
+ * concepts as derived when the review completed, plus time_trouble from this game's own clocks
+ * (the one concept the engine output cannot carry; rule in src/chess/concepts.ts).
+ */
+export function ownerMovesOf(game: GameRow, review: OwnedReview): OwnerMove[] {
+  const clocks = parseClocks(game.clocks);
+  const tc = parseTimeControl(game.timeControl);
+  return review.derivation.plies.flatMap((p, i) => {
+    if (p.colour !== game.colour) return [];
+    const { clockSecondsBefore } = plyClock(clocks, i + 1, tc);
+    const late = clockSecondsBefore !== null && !!tc?.baseSeconds && clockSecondsBefore < timeTroubleThreshold(tc.baseSeconds);
+    return [{ classification: p.classification, phase: p.phase, concepts: late ? [...p.concepts, 'time_trouble'] : p.concepts, clockSecondsBefore }];
+  });
 }
-
-// Derived moves of a reviewed game never change for the same analysis, colour, clocks and time
-// control, so repeated profiles skip the replay. Bounded; oldest entries go first.
-const movesCache = new Map<string, OwnerMove[]>();
-const MOVES_CACHE_SIZE = 2000;
 
 type Dim = (typeof WEAKNESS_DIMENSIONS)[number];
 
@@ -147,13 +147,7 @@ export function getWeaknessProfile(ctx: PersonalCtx, input: z.output<typeof Weak
     .all();
   const reviews = ownerReviewsOf(ctx.store, ctx.user.id, rows.map((r) => r.game.movesKey!));
   const reviewed: ReviewedGame[] = rows.map(({ game }) => {
-    const key = [game.movesKey, game.colour, game.clocks ?? '', game.timeControl ?? ''].join('|');
-    let moves = movesCache.get(key);
-    if (!moves) {
-      moves = ownerMoves(analyseGame(game, reviews.get(game.movesKey!)!, () => false).plies);
-      if (movesCache.size >= MOVES_CACHE_SIZE) movesCache.delete(movesCache.keys().next().value!);
-      movesCache.set(key, moves);
-    }
+    const moves = ownerMovesOf(game, reviews.get(game.movesKey!)!);
     const named = game.opening ?? (game.sanMoves ? classifyOpening(game.sanMoves.split(' '))?.name : null) ?? null;
     return {
       gameId: game.id,

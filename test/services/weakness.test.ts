@@ -4,7 +4,12 @@ import { getWeaknessProfile } from '../../tools/analysis/get_weakness_profile.js
 import { makeAnalysis } from '../helpers/analysis.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { insertReviewedGame } from '../helpers/reviewed.js';
-import { weaknessProfile, type ReviewedGame } from '../../src/services/weakness.js';
+import { ownerMovesOf, weaknessProfile, type ReviewedGame } from '../../src/services/weakness.js';
+import { buildPlies } from '../../src/chess/plyAnalysis.js';
+import { parseTimeControl } from '../../src/chess/clocks.js';
+import { ownerReview } from '../../src/services/review/records.js';
+import { games } from '../../src/store/schema/index.js';
+import { eq } from 'drizzle-orm';
 
 const FEN = 'rnbq1rk1/ppp2ppp/4p3/3pP3/3P4/3B1N2/PPP2PPP/RNBQK2R w KQ - 0 7';
 // White (the owner): a3 blunder, h3 inaccuracy, b3 blunder → 3 moves, 2 errors (inaccuracies are not errors).
@@ -105,5 +110,23 @@ describe('healthy-state buckets', () => {
     expect([p.moves, p.errors]).toEqual([20, 5]);
     expect(p.ranked.map((b) => b.bucket)).not.toContain('clock:ok');
     expect(p.unranked.find((b) => b.bucket === 'clock:ok')).toMatchObject({ reason: 'healthy-state', moves: 10, errors: 5 });
+  });
+});
+
+describe('owner moves from the stored derivation', () => {
+  test('equal to a full replay of the game with its clocks (time_trouble included)', () => {
+    const me = app.addUser();
+    // 180+2: time trouble under 18 s. White's clock before ply 3 is 15 s (after ply 1), before ply 5 is 9 s.
+    const clocks = [15, 170, 9, 160, 8, 150];
+    const a = bad();
+    const id = insertReviewedGame(app.deps.store, me.user, a, { clocks: JSON.stringify(clocks), timeControl: '180+2' });
+    const game = app.deps.store.db.select().from(games).where(eq(games.id, id)).get()!;
+    const review = ownerReview(app.deps.store, me.user.id, game.movesKey)!;
+    const replayed = buildPlies(a, { userColour: 'white', clocks, timeControl: parseTimeControl('180+2') })
+      .filter((p) => p.ply.isUserMove)
+      .map((p) => ({ classification: p.ply.classification, phase: p.ply.phase, concepts: [...new Set(p.ply.concepts.map((c) => c.id))].sort(), clockSecondsBefore: p.ply.clockSecondsBefore }));
+    const stored = ownerMovesOf(game, review).map((m) => ({ ...m, concepts: [...m.concepts].sort() }));
+    expect(stored).toEqual(replayed);
+    expect(stored.map((m) => m.concepts.includes('time_trouble'))).toEqual([false, true, true]);
   });
 });

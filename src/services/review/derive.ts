@@ -4,7 +4,7 @@ import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import { selectMoments } from '../../chess/moments.js';
 import { buildPlies } from '../../chess/plyAnalysis.js';
 import { analysisAccuracy } from '../../chess/reviewAccuracy.js';
-import { CLASSIFICATIONS, type Classification, type Phase } from '../../chess/types.js';
+import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type Phase } from '../../chess/types.js';
 
 /**
  * Bump when a rule that shapes a derivation changes (classification, moments, accuracy, depth):
@@ -23,8 +23,11 @@ export interface ReviewDerivation {
   classificationCounts: Record<Classification, number>;
   /** The engine's critical moments at the default filters, in brief (get_game). */
   criticalMoments: Array<z.infer<typeof CriticalMomentBrief>>;
-  /** Per ply (index 0 = ply 1): its classification and phase. */
-  plies: Array<{ classification: Classification; phase: Phase | null }>;
+  /**
+   * Per ply (index 0 = ply 1): who moved, its class, phase and concept ids. time_trouble is never
+   * among them (it depends on the owner's clocks, not on the engine output): readers add it.
+   */
+  plies: Array<{ colour: Colour; classification: Classification; phase: Phase | null; concepts: ConceptId[] }>;
 }
 
 /**
@@ -64,6 +67,11 @@ export function deriveReview(analysis: StoredAnalysis): ReviewDerivation {
       evalSwing: m.evalSwingCentipawns / 100,
       description: m.summary,
     })),
-    plies: plies.map((p) => ({ classification: p.ply.classification, phase: p.ply.phase })),
+    plies: plies.map((p) => ({
+      colour: p.ply.colour,
+      classification: p.ply.classification,
+      phase: p.ply.phase,
+      concepts: [...new Set(p.ply.concepts.map((c) => c.id))],
+    })),
   };
 }
