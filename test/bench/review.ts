@@ -28,10 +28,10 @@ function timeGetGame(ctx: PersonalCtx, ids: string[]) {
  * Issue 10: bulk review throughput at the default budget (`chess-footprint review`'s path, the
  * bundled engine unless CFP_STOCKFISH names one, CFP_ENGINE_WORKERS processes), then get_game on
  * the games it reviewed against unreviewed ones of the same 2,000-game demo store.
- * CFP_BENCH_REVIEW_GAMES sets how many games are reviewed (default 4).
+ * CFP_BENCH_REVIEW_GAMES sets how many games are reviewed (default 3).
  */
 export async function run(): Promise<BenchTable[]> {
-  const n = Number(process.env.CFP_BENCH_REVIEW_GAMES ?? 4);
+  const n = Number(process.env.CFP_BENCH_REVIEW_GAMES ?? 3);
   const { dataDir } = await buildBenchStore(2000);
   const config = loadConfig({ dataDir }, { ...process.env, CFP_RATE_LIMITS: 'off' });
   const deps = createAppDeps(config);

@@ -50,7 +50,7 @@ beforeEach(() => {
   vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
   vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
   vi.stubEnv('CFP_ENGINE_WORKERS', '1');
-  vi.stubEnv('CFP_ENGINE_NODES', '100');
+  vi.stubEnv('CFP_ENGINE_NODES', '1000');
   process.exitCode = undefined;
 });
 afterEach(() => {

@@ -16,12 +16,12 @@ export interface EnqueueRequest {
   movesKey: string;
   startFen: string;
   movesUci: readonly string[];
-  /** Higher runs first: API requests 0 (the default), bulk and automatic reviews below (REVIEW_PRIORITY). */
+  /** Higher runs first: API requests 0 (the default), bulk reviews below (REVIEW_PRIORITY). */
   priority?: number;
 }
 
 /** Who goes first when several jobs wait: an agent's request never waits behind background work. */
-export const REVIEW_PRIORITY = { request: 0, bulk: -1, auto: -2 } as const;
+export const REVIEW_PRIORITY = { request: 0, bulk: -1 } as const;
 
 /** A running job's process writes its heartbeat this often; a heartbeat this old frees the job. */
 export const HEARTBEAT_MS = 5_000;
@@ -113,7 +113,8 @@ export class ReviewQueue {
 
   /**
    * Takes the next job, atomically (several processes may share a store): the highest priority,
-   * then the oldest, among queued jobs and running jobs whose lease went stale.
+   * then the oldest (insertion order among jobs queued in the same millisecond, so a bulk run's
+   * newest-first order holds), among queued jobs and running jobs whose lease went stale.
    */
   claim(): ReviewJob | null {
     const now = this.now();
@@ -124,7 +125,7 @@ export class ReviewQueue {
           .prepare(
             `SELECT id FROM review_jobs
               WHERE status = 'queued' OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
-              ORDER BY priority DESC, created_at ASC LIMIT 1`,
+              ORDER BY priority DESC, created_at ASC, rowid ASC LIMIT 1`,
           )
           .get(staleBefore) as { id: string } | undefined;
         if (!next) return null;

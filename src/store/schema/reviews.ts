@@ -63,7 +63,7 @@ export const reviewJobs = sqliteTable(
     /** The process running the job (`host:pid:start`), and its last heartbeat; a stale heartbeat frees the job. */
     leaseOwner: text('lease_owner'),
     heartbeatAt: text('heartbeat_at'),
-    /** Lower runs later: API requests 0, bulk and automatic reviews below. */
+    /** Lower runs later: API requests 0, bulk reviews below (REVIEW_PRIORITY). */
     priority: integer('priority').notNull().default(0),
   },
   (t) => [index('review_jobs_status').on(t.status, t.createdAt), index('review_jobs_subject').on(t.userId, t.subjectKind, t.subjectId)],
