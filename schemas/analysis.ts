@@ -321,8 +321,8 @@ export const WeaknessProfile = z
       .array(WeaknessBucket.extend({ rank: z.number().int().describe('1 = the biggest excess of errors') }))
       .describe('Buckets with ≥ 5 reviewed games whose error rate is above the overall rate, worst first'),
     unranked: z
-      .array(WeaknessBucket.extend({ reason: z.enum(['at-or-below-overall', 'clock-unknown']).describe('Why it has no rank') }))
-      .describe('Buckets with ≥ 5 games that are not ranked: at or below the overall rate, or clock:unknown (counted, never ranked)'),
+      .array(WeaknessBucket.extend({ reason: z.enum(['at-or-below-overall', 'clock-unknown', 'healthy-state']).describe('Why it has no rank (healthy-state: clock:ok names nothing to act on)') }))
+      .describe('Buckets with ≥ 5 games that are not ranked: at or below the overall rate, clock:unknown, or a healthy state such as clock:ok (counted, never ranked)'),
     lowSample: z.array(WeaknessBucket).describe('Buckets with under 5 reviewed games: counts only, no rank'),
   })
   .describe("What goes wrong across the owner's reviewed games");

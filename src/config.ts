@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homedir, availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BUCKETS, FAMILIES, type Family } from './limits/buckets.js';
@@ -44,7 +44,8 @@ export const ConfigSchema = z.object({
     // Stockfish's own option bounds (Threads 1..1024, Hash 1..33554432 MB); the spec's MultiPV 1..5.
     threads: fromEnv(int(1, 1024).default(1), 'CFP_ENGINE_THREADS'),
     hashMb: fromEnv(int(1, 33_554_432).default(32), 'CFP_ENGINE_HASH_MB'),
-    workers: fromEnv(int(1, 64).default(2), 'CFP_ENGINE_WORKERS'),
+    // One engine process per core by default; one game is split over all of them.
+    workers: fromEnv(int(1, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
     nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(150_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
   }),

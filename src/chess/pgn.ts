@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Chess, DEFAULT_POSITION } from 'chess.js';
+import { checkFen } from './fen.js';
 
 /** Why a PGN was refused; the message is shown to the caller as is. */
 export class PgnError extends Error {
   constructor(
-    readonly reason: 'empty' | 'multi-game' | 'unparseable' | 'moveless' | 'illegal-move' | 'unsupported',
+    readonly reason: 'empty' | 'multi-game' | 'unparseable' | 'moveless' | 'illegal-move' | 'unsupported' | 'illegal-position' | 'null-move',
     message: string,
   ) {
     super(message);
@@ -157,6 +158,8 @@ function cleanComment(comment: string): string | null {
  * Parses exactly one game: headers, then the mainline replayed move by move (variations skipped).
  * Throws PgnError naming what is wrong: several games, no moves, an illegal move, bad syntax.
  */
+const NULL_MOVES = new Set(['--', 'Z0', '0000', '@@@@']);
+
 export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): ParsedGame {
   if (!text.trim()) throw new PgnError('empty', 'the PGN is empty');
   const games = splitPgnGames(text);
@@ -181,6 +184,10 @@ export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): P
   if (variant && !['standard', 'chess', 'from position'].includes(variant)) {
     throw new PgnError('unsupported', `unsupported variant "${headers.Variant}": only standard chess`);
   }
+  // Every position must be one chess rules allow before it reaches the engine: a FEN chess.js
+  // accepts can still leave the side not to move in check (the engine then searches forever).
+  const checked = headers.FEN ? checkFen(headers.FEN) : null;
+  if (checked && !checked.ok) throw new PgnError('illegal-position', `the FEN header is not a legal position (${checked.reason}): ${headers.FEN}`);
   const startFen = headers.FEN ?? DEFAULT_POSITION;
   let board: Chess;
   try {
@@ -216,13 +223,16 @@ export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): P
         throw new PgnError('multi-game', 'moves follow a result token; send exactly one game');
       }
       const fenBefore = board.fen();
+      // A null move ("--", "Z0", "0000") passes the turn without moving: annotators use it in
+      // analysis, but it is not a move of a game and no engine position follows from it.
+      if (NULL_MOVES.has(tok.text)) throw new PgnError('null-move', `move ${plies.length + 1} (${tok.text}) is a null move, which a game cannot contain`);
       let mv;
       try {
         mv = board.move(tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
       } catch {
         mv = null;
       }
-      if (!mv) throw new PgnError('illegal-move', `move ${plies.length + 1} (${tok.text}) is not legal in that position`);
+      if (!mv || mv.from === mv.to) throw new PgnError(mv ? 'null-move' : 'illegal-move', `move ${plies.length + 1} (${tok.text}) is ${mv ? 'a null move, which a game cannot contain' : 'not legal in that position'}`);
       plies.push({
         ply: plies.length + 1,
         san: mv.san,

@@ -8,6 +8,7 @@ import { registerLibraryCommands } from './library.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerReportCommands } from './report.js';
 import { registerServeCommand } from './serve.js';
+import { registerReviewCommand } from './review.js';
 import { registerSyncCommands } from './sync.js';
 
 export function buildProgram(): Command {
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerAccountCommands(program);
   registerReportCommands(program);
   registerSyncCommands(program);
+  registerReviewCommand(program);
   registerLibraryCommands(program);
   return program;
 }

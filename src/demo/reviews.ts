@@ -2,7 +2,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import { movesKey } from '../chess/pgn.js';
 import { insertReviewJob } from '../services/review/queue.js';
 import { fullGameMoves } from '../services/gameMoves.js';
-import { analyses, games, reviewJobs } from '../store/schema/index.js';
+import { ownerReview } from '../services/review/records.js';
+import { games, reviewJobs } from '../store/schema/index.js';
 import type { DemoSeeder } from './seeder.js';
 
 /** How many of the demo owner's games get a real engine review. */
@@ -32,7 +33,7 @@ export const seedReviews: DemoSeeder = (demo) => {
         const moves = fullGameMoves(demo.store, row);
         if (!moves || moves.movesUci.length < 10) continue;
         const key = movesKey(moves.startFen, moves.movesUci);
-        const done = demo.store.db.select({ k: analyses.movesKey }).from(analyses).where(eq(analyses.movesKey, key)).get();
+        const done = ownerReview(demo.store, demo.user.id, key);
         const pending = demo.store.db
           .select({ id: reviewJobs.id })
           .from(reviewJobs)

@@ -6,6 +6,8 @@ export interface PoolOptions extends EngineSpec {
   /** Engine processes; one game's positions are split across all of them. */
   size: number;
   nodesPerPosition: number;
+  /** How long one search may take before the engine counts as hung (default: searchTimeoutMs(nodes)). */
+  searchTimeoutMs?: number;
 }
 
 /** What reviews a move sequence: the engine pool in production; tests may pass their own. */
@@ -15,7 +17,7 @@ export interface Analyser {
 }
 
 /** Generous: the slowest machine we expect searches 100k nodes/s, plus start-up. */
-function searchTimeoutMs(nodes: number): number {
+export function searchTimeoutMs(nodes: number): number {
   return 30_000 + (nodes / 100_000) * 1000 * 4;
 }
 
@@ -66,22 +68,27 @@ export class EnginePool implements Analyser {
       }
       const chunks = Math.min(this.engines.length, Math.max(1, searchable.length));
       const per = Math.ceil(searchable.length / chunks);
-      await Promise.all(
+      const timeoutMs = this.opts.searchTimeoutMs ?? searchTimeoutMs(this.opts.nodesPerPosition);
+      // One failed chunk stops the others at their next position; every chunk settles before this
+      // review ends, so no engine is still searching for it when the next job starts.
+      let failed = false;
+      const settled = await Promise.allSettled(
         Array.from({ length: chunks }, async (_, c) => {
           const mine = searchable.slice(c * per, (c + 1) * per);
           if (mine.length === 0) return;
           let engine = await this.engineAt(c);
           await engine.newGame();
           for (const p of mine) {
+            if (failed) return;
             const position = `fen ${startFen}${p.index > 0 ? ` moves ${movesUci.slice(0, p.index).join(' ')}` : ''}`;
             let result;
             try {
-              result = await engine.search(position, this.opts.nodesPerPosition, searchTimeoutMs(this.opts.nodesPerPosition));
+              result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
             } catch (first) {
               engine = await this.restart(c);
               await engine.newGame();
               try {
-                result = await engine.search(position, this.opts.nodesPerPosition, searchTimeoutMs(this.opts.nodesPerPosition));
+                result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
               } catch (second) {
                 const reason = second instanceof Error ? second.message : String(second);
                 const before = first instanceof Error ? first.message : String(first);
@@ -93,8 +100,22 @@ export class EnginePool implements Analyser {
             }
             stored[p.index] = { index: p.index, fen: p.fen, lines: result.lines, terminal: null, depth: result.depth, nodes: result.nodes };
           }
-        }),
+        }).map((chunk) =>
+          chunk.catch((err: unknown) => {
+            failed = true;
+            throw err;
+          }),
+        ),
       );
+      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failure) {
+        // The failed review's engines start afresh for the next job: none keeps this game's state.
+        for (let i = 0; i < this.engines.length; i += 1) {
+          this.engines[i]?.kill();
+          this.engines[i] = null;
+        }
+        throw failure.reason;
+      }
       const id = this.engines.find((e) => e)?.id ?? { name: 'unknown', version: 'unknown' };
       return {
         engine: id,

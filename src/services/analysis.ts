@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { AnalysisInput, type AnalysisResponse } from '../../schemas/analysis.js';
 import type { StoredAnalysis } from '../../schemas/engine.js';
@@ -6,12 +5,10 @@ import { CONCEPT_NOTES, DETECTORS } from '../chess/concepts.js';
 import { parseTimeControl, type TimeControlInfo } from '../chess/clocks.js';
 import { CONVENTION_NOTES } from '../chess/evaluation.js';
 import { buildPlies, type AnalysedPly } from '../chess/plyAnalysis.js';
-import { medianDepth, parseStoredAnalysis } from './review/summary.js';
 import type { PersonalCtx } from '../context.js';
-import { analyses } from '../store/schema/index.js';
+import { ownerReview, type OwnedReview } from './review/records.js';
 
 export type { GameRow };
-export type AnalysisRow = typeof analyses.$inferSelect;
 
 export const MAX_PLY_LIMIT = 120;
 
@@ -21,9 +18,9 @@ import type { GameRow } from './gameWriter.js';
 /** The caller's game, or the one 404 an unknown and a foreign id share. */
 export { ownedGame };
 
-export function analysisRow(ctx: PersonalCtx, movesKey: string | null): AnalysisRow | null {
-  if (!movesKey) return null;
-  return ctx.store.db.select().from(analyses).where(eq(analyses.movesKey, movesKey)).get() ?? null;
+/** The caller's own review of these moves, or null (another owner's review of them counts for nothing). */
+export function reviewOf(ctx: PersonalCtx, movesKey: string | null): OwnedReview | null {
+  return ownerReview(ctx.store, ctx.user.id, movesKey);
 }
 
 export function parseClocks(raw: string | null): Array<number | null> | null {
@@ -41,7 +38,7 @@ export function parseClocks(raw: string | null): Array<number | null> | null {
 /** An owned game with its analysis, fully derived. */
 export interface AnalysedGame {
   game: GameRow;
-  row: AnalysisRow;
+  review: OwnedReview;
   stored: StoredAnalysis;
   plies: AnalysedPly[];
   clocks: Array<number | null> | null;
@@ -49,12 +46,12 @@ export interface AnalysedGame {
 }
 
 /** `withLines` limits which plies get their lines replayed (see PlyContext.withLines). */
-export function analyseGame(game: GameRow, row: AnalysisRow, withLines?: (ply: number) => boolean): AnalysedGame {
-  const stored = parseStoredAnalysis(row.payload);
+export function analyseGame(game: GameRow, review: OwnedReview, withLines?: (ply: number) => boolean): AnalysedGame {
+  const stored = review.engineOutput();
   const clocks = parseClocks(game.clocks);
   const timeControl = parseTimeControl(game.timeControl);
   const plies = buildPlies(stored, { userColour: game.colour, clocks, timeControl, withLines });
-  return { game, row, stored, plies, clocks, timeControl };
+  return { game, review, stored, plies, clocks, timeControl };
 }
 
 /** The next step an unreviewed game's response carries. */
@@ -68,8 +65,8 @@ export function provenance(a: AnalysedGame) {
   return {
     source: 'engine review by this service (stored engine output, recomputed deterministically)',
     engineVersion: `${a.stored.engine.name} ${a.stored.engine.version}`,
-    depth: medianDepth(a.stored),
-    analysedAt: a.row.analysedAt,
+    depth: a.review.derivation.depth,
+    analysedAt: a.review.reviewedAt,
     generatedBy: 'deterministic' as const,
   };
 }
@@ -100,9 +97,9 @@ export function availability(a: AnalysedGame) {
 /** get_game_analysis: owner check, analysed:false with the next step, or a page of plies. */
 export function getGameAnalysis(ctx: PersonalCtx, input: z.output<typeof AnalysisInput>): AnalysisResponse {
   const game = ownedGame(ctx, input.id);
-  const row = analysisRow(ctx, game.movesKey);
-  if (!row) return { analysed: false, gameId: game.id, nextStep: nextStepFor(game) };
-  const stored = parseStoredAnalysis(row.payload);
+  const review = reviewOf(ctx, game.movesKey);
+  if (!review) return { analysed: false, gameId: game.id, nextStep: nextStepFor(game) };
+  const stored = review.engineOutput();
   const total = stored.movesUci.length;
   const fromPly = input.fromPly >= 1 && input.fromPly <= total ? input.fromPly : 1;
   const limit = Math.min(MAX_PLY_LIMIT, Math.max(1, input.limit));
@@ -112,7 +109,7 @@ export function getGameAnalysis(ctx: PersonalCtx, input: z.output<typeof Analysi
   let inPage = 0;
   const pagePlies = new Set<number>();
   for (let ply = 1; ply <= total && inPage < limit; ply += 1) if (wanted(ply)) (pagePlies.add(ply), (inPage += 1));
-  const a = analyseGame(game, row, (ply) => pagePlies.has(ply));
+  const a = analyseGame(game, review, (ply) => pagePlies.has(ply));
   const matchingPlies = a.plies.filter((p) => wanted(p.ply.ply));
   const page = matchingPlies.slice(0, limit);
   const more = matchingPlies.length > page.length;
@@ -121,8 +118,8 @@ export function getGameAnalysis(ctx: PersonalCtx, input: z.output<typeof Analysi
     gameId: game.id,
     provenance: provenance(a),
     conventions: conventions(),
-    accuracyWhite: row.accuracyWhite,
-    accuracyBlack: row.accuracyBlack,
+    accuracyWhite: review.derivation.accuracyWhite,
+    accuracyBlack: review.derivation.accuracyBlack,
     userColour: game.colour,
     timeControl: a.timeControl,
     plyCount: total,

@@ -1,16 +1,14 @@
 import type { GameDetail } from '../../schemas/games.js';
-import { parseTimeControl } from '../chess/clocks.js';
-import { summarizeReview } from './review/summary.js';
 import type { PersonalCtx } from '../context.js';
-import { analysisRow, parseClocks } from './analysis.js';
 import type { GameRow } from './gameWriter.js';
+import { ownerReview } from './review/records.js';
+import { summarizeReview } from './review/summary.js';
 
 /**
- * The `review` block of game detail, from the shared analysis of the game's moves
- * (never per-ply data). Null until the game's moves have been analysed.
+ * The `review` block of game detail, from the owner's stored review (never per-ply data).
+ * Null until this owner's review of the game's moves has completed.
  */
 export function reviewSummaryFor(ctx: PersonalCtx, row: GameRow): GameDetail['review'] {
-  const analysis = analysisRow(ctx, row.movesKey);
-  if (!analysis) return null;
-  return summarizeReview(analysis, row.colour, { clocks: parseClocks(row.clocks), timeControl: parseTimeControl(row.timeControl) });
+  const review = ownerReview(ctx.store, ctx.user.id, row.movesKey);
+  return review ? summarizeReview(review, row.colour) : null;
 }

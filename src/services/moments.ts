@@ -2,17 +2,17 @@ import type { z } from 'zod';
 import { CriticalMomentsInput, type CriticalMomentsResponse } from '../../schemas/analysis.js';
 import { selectMoments } from '../chess/moments.js';
 import type { PersonalCtx } from '../context.js';
-import { analyseGame, analysisRow, availability, conventions, nextStepFor, ownedGame, provenance } from './analysis.js';
+import { analyseGame, reviewOf, availability, conventions, nextStepFor, ownedGame, provenance } from './analysis.js';
 
 export const MAX_MOMENTS = 40;
 
 /** get_critical_moments: owner check, analysed:false with the next step, or the selected moments. */
 export function getCriticalMoments(ctx: PersonalCtx, input: z.output<typeof CriticalMomentsInput>): CriticalMomentsResponse {
   const game = ownedGame(ctx, input.id);
-  const row = analysisRow(ctx, game.movesKey);
-  if (!row) return { analysed: false, gameId: game.id, nextStep: nextStepFor(game) };
+  const review = reviewOf(ctx, game.movesKey);
+  if (!review) return { analysed: false, gameId: game.id, nextStep: nextStepFor(game) };
   // Moments replay their own lines; the plies need none.
-  const a = analyseGame(game, row, () => false);
+  const a = analyseGame(game, review, () => false);
   const maxMoments = Math.min(MAX_MOMENTS, Math.max(1, input.maxMoments));
   const sel = selectMoments(a.plies, a.stored, {
     side: input.side,

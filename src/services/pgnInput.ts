@@ -8,6 +8,8 @@ const PGN_REASON: Record<PgnError['reason'], string> = {
   unparseable: 'unparseable PGN',
   'illegal-move': 'unparseable PGN (illegal move)',
   unsupported: 'unsupported PGN',
+  'illegal-position': 'illegal position',
+  'null-move': 'null move',
 };
 
 /**

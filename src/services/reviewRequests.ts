@@ -4,7 +4,8 @@ import type { ReviewResponse } from '../../schemas/review.js';
 import { movesKey } from '../chess/pgn.js';
 import { positionScore } from '../chess/reviewAccuracy.js';
 import type { PersonalCtx } from '../context.js';
-import { copyReviewAccuracy, type AnalysisRow, type ReviewJob } from './review/queue.js';
+import { copyReviewAccuracy, type ReviewJob } from './review/queue.js';
+import { ownerReview, type OwnedReview } from './review/records.js';
 import { ApiError, Reply } from '../errors.js';
 
 /**
@@ -26,8 +27,9 @@ function round1(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
-function completeBody(subject: ReviewSubject, row: AnalysisRow, alreadyReviewed: boolean): ReviewResponse {
-  const forUser = subject.userColour === 'white' ? row.accuracyWhite : subject.userColour === 'black' ? row.accuracyBlack : null;
+function completeBody(subject: ReviewSubject, review: OwnedReview, alreadyReviewed: boolean): ReviewResponse {
+  const { accuracyWhite, accuracyBlack } = review.derivation;
+  const forUser = subject.userColour === 'white' ? accuracyWhite : subject.userColour === 'black' ? accuracyBlack : null;
   const next =
     subject.kind === 'game'
       ? 'get_game shows the summary; get_game_analysis and get_critical_moments the details'
@@ -37,13 +39,13 @@ function completeBody(subject: ReviewSubject, row: AnalysisRow, alreadyReviewed:
     id: subject.id,
     alreadyReviewed,
     review: {
-      accuracyWhite: round1(row.accuracyWhite),
-      accuracyBlack: round1(row.accuracyBlack),
+      accuracyWhite: round1(accuracyWhite),
+      accuracyBlack: round1(accuracyBlack),
       accuracyForUser: forUser === null ? null : round1(forUser),
     },
     note: alreadyReviewed
-      ? `already reviewed (${row.engine}, ${row.nodesPerPosition.toLocaleString('en')} nodes per position, analysed ${row.analysedAt}); nothing was spent. ${next}`
-      : `review finished (${row.engine}, ${row.nodesPerPosition.toLocaleString('en')} nodes per position). ${next}`,
+      ? `already reviewed (${review.engine}, ${review.nodesPerPosition.toLocaleString('en')} nodes per position, reviewed ${review.reviewedAt}); nothing was spent. ${next}`
+      : `review finished (${review.engine}, ${review.nodesPerPosition.toLocaleString('en')} nodes per position). ${next}`,
   };
 }
 
@@ -80,8 +82,10 @@ async function waitFor(ctx: PersonalCtx, jobId: string, waitSeconds: number): Pr
 }
 
 /**
- * The spec's review state table: already reviewed → 200 `alreadyReviewed: true`, free;
- * else spend one unit of the shared `review` allowance, queue (202) and poll up to `waitSeconds`.
+ * The spec's review state table, per owner: this owner already reviewed these moves → 200
+ * `alreadyReviewed: true`, free; else spend one unit of the owner's `review` allowance, queue (202)
+ * and poll up to `waitSeconds`. Another owner's review of the same moves changes none of this (the
+ * queue may reuse its engine output, but the request, its cost and its time are this owner's).
  */
 export async function requestReview(
   ctx: PersonalCtx,
@@ -90,9 +94,9 @@ export async function requestReview(
 ): Promise<ReviewResponse | Reply<ReviewResponse>> {
   const reviews = ctx.runtime.reviews;
   const key = movesKey(subject.startFen, subject.movesUci);
-  const done = reviews.analysis(key);
+  const done = ownerReview(ctx.store, ctx.user.id, key);
   if (done) {
-    if (subject.kind === 'game') copyReviewAccuracy(ctx.store, ctx.user.id, done);
+    if (subject.kind === 'game') copyReviewAccuracy(ctx.store, ctx.user.id, key);
     return completeBody(subject, done, true);
   }
 
@@ -123,8 +127,8 @@ export async function requestReview(
   const settled = waitSeconds > 0 ? await waitFor(ctx, job.id, waitSeconds) : job;
   const now = settled ?? job;
   if (now.status === 'complete') {
-    const row = reviews.analysis(key);
-    if (row) return completeBody(subject, row, false);
+    const review = ownerReview(ctx.store, ctx.user.id, key);
+    if (review) return completeBody(subject, review, false);
   }
   if (now.status === 'failed') {
     throw new ApiError(
@@ -141,7 +145,7 @@ export function reviewedPosition(
   movesKeyValue: string,
   ply: number,
 ): { fen: string; evaluation: EngineScore; bestMoveUci: string | null } | null {
-  const analysis = ctx.runtime.reviews.storedAnalysis(movesKeyValue);
+  const analysis = ownerReview(ctx.store, ctx.user.id, movesKeyValue)?.engineOutput();
   if (!analysis || !Number.isInteger(ply) || ply < 0 || ply >= analysis.positions.length) return null;
   const p = analysis.positions[ply];
   const evaluation = positionScore(p);

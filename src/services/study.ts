@@ -10,7 +10,8 @@ import { parseSubmittedPgn } from './pgnInput.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError, type Reply } from '../errors.js';
 import { inTransaction } from '../store/db.js';
-import { analyses, reviewJobs, studyGames, studyNotes } from '../store/schema/index.js';
+import { reviewJobs, studyGames, studyNotes } from '../store/schema/index.js';
+import { ownerReviewsOf } from './review/records.js';
 import { storePgn } from './gameWriter.js';
 import { requestReview } from './reviewRequests.js';
 
@@ -116,14 +117,7 @@ function describeRows(ctx: PersonalCtx, rows: StudyRow[]): StudyGame[] {
       .all()
       .map((r) => [r.id, r.n]),
   );
-  const analysed = new Map(
-    ctx.store.db
-      .select({ key: analyses.movesKey, w: analyses.accuracyWhite, b: analyses.accuracyBlack })
-      .from(analyses)
-      .where(inArray(analyses.movesKey, keys))
-      .all()
-      .map((r) => [r.key, r]),
-  );
+  const analysed = ownerReviewsOf(ctx.store, ctx.user.id, keys);
   // The latest job of this user for each mainline, whichever subject queued it: the analysis is shared.
   const jobs = new Map<string, (typeof reviewJobs.$inferSelect)['status']>();
   for (const j of ctx.store.db
@@ -139,7 +133,7 @@ function describeRows(ctx: PersonalCtx, rows: StudyRow[]): StudyGame[] {
     const a = analysed.get(r.movesKey);
     const job = jobs.get(r.movesKey);
     const review: StudyGame['review'] = a
-      ? { status: 'complete', accuracyWhite: a.w, accuracyBlack: a.b }
+      ? { status: 'complete', accuracyWhite: a.derivation.accuracyWhite, accuracyBlack: a.derivation.accuracyBlack }
       : { status: job && job !== 'complete' ? job : 'none', accuracyWhite: null, accuracyBlack: null };
     return {
       id: r.id,

@@ -3,13 +3,14 @@ import { DAY_MS, RANGE_DAYS } from './stats/window.js';
 import type { z } from 'zod';
 import type { Classification } from '../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../schemas/analysis.js';
-import { parseTimeControl } from '../chess/clocks.js';
+import { parseTimeControl, plyClock } from '../chess/clocks.js';
 import { timeTroubleThreshold } from '../chess/concepts.js';
 import { classifyOpening, openingFamily } from '../chess/openings.js';
-import type { AnalysedPly } from '../chess/plyAnalysis.js';
 import type { PersonalCtx } from '../context.js';
-import { analyses, games } from '../store/schema/index.js';
-import { analyseGame } from './analysis.js';
+import { games, ownerReviews } from '../store/schema/index.js';
+import { parseClocks } from './analysis.js';
+import type { GameRow } from './gameWriter.js';
+import { ownerReviewsOf, type OwnedReview } from './review/records.js';
 
 export const MIN_GAMES_TO_RANK = 5;
 const ERROR_CLASSES: ReadonlySet<Classification> = new Set(['mistake', 'miss', 'blunder']);
@@ -19,7 +20,7 @@ export const WEAKNESS_DEFINITIONS = {
   errorRate:
     'errorRate = errors / moves, where moves are the owner\'s non-book moves. The overall error rate is the same ratio over every reviewed game of the owner in the window; a bucket\'s rate uses only the moves in that bucket.',
   ranking:
-    'A bucket is ranked only when it has moves from at least 5 reviewed games and its error rate is strictly above the overall rate. Ranked buckets are ordered by excessErrors = errors − overallErrorRate × moves (how many more errors than the owner\'s usual rate predicts), largest first. clock:unknown is counted but never ranked.',
+    'A bucket is ranked only when it has moves from at least 5 reviewed games and its error rate is strictly above the overall rate. Ranked buckets are ordered by excessErrors = errors − overallErrorRate × moves (how many more errors than the owner\'s usual rate predicts), largest first. clock:unknown is counted but never ranked, and neither is a bucket that names a healthy state (clock:ok): it is nothing to act on.',
   buckets:
     'phase:opening|middlegame|endgame (divider-v1, phase of the position before the move); concept:<id> (moves carrying that concept tag, detector set v1); timeClass:<raw time class>; colour:white|black; opening:<opening family, the part of the opening name before the colon, from the game record or the opening table; unknown when neither names it>; clock:low (the clock before the move was under 10% of the base time, at least 10 s and at most 120 s), clock:ok, clock:unknown (no clock readings or no base time).',
 };
@@ -42,23 +43,26 @@ export interface ReviewedGame {
   moves: OwnerMove[];
 }
 
-export function ownerMoves(plies: readonly AnalysedPly[]): OwnerMove[] {
-  return plies
-    .filter((p) => p.ply.isUserMove)
-    .map((p) => ({
-      classification: p.ply.classification,
-      phase: p.ply.phase,
-      concepts: [...new Set(p.ply.concepts.map((c) => c.id))],
-      clockSecondsBefore: p.ply.clockSecondsBefore,
-    }));
+/**
+ * The owner's moves of a reviewed game, from its stored derivation (no replay): class, phase and
+ * concepts as derived when the review completed, plus time_trouble from this game's own clocks
+ * (the one concept the engine output cannot carry; rule in src/chess/concepts.ts).
+ */
+export function ownerMovesOf(game: GameRow, review: OwnedReview): OwnerMove[] {
+  const clocks = parseClocks(game.clocks);
+  const tc = parseTimeControl(game.timeControl);
+  return review.derivation.plies.flatMap((p, i) => {
+    if (p.colour !== game.colour) return [];
+    const { clockSecondsBefore } = plyClock(clocks, i + 1, tc);
+    const late = clockSecondsBefore !== null && !!tc?.baseSeconds && clockSecondsBefore < timeTroubleThreshold(tc.baseSeconds);
+    return [{ classification: p.classification, phase: p.phase, concepts: late ? [...p.concepts, 'time_trouble'] : p.concepts, clockSecondsBefore }];
+  });
 }
 
-// Derived moves of a reviewed game never change for the same analysis, colour, clocks and time
-// control, so repeated profiles skip the replay. Bounded; oldest entries go first.
-const movesCache = new Map<string, OwnerMove[]>();
-const MOVES_CACHE_SIZE = 2000;
-
 type Dim = (typeof WEAKNESS_DIMENSIONS)[number];
+
+/** Buckets that name the healthy state of a dimension: counted for context, never ranked as a weakness. */
+const HEALTHY_STATES: ReadonlySet<string> = new Set(['clock:ok']);
 
 function bucketsOfMove(g: ReviewedGame, p: OwnerMove): Array<[Dim, string]> {
   const out: Array<[Dim, string]> = [
@@ -96,7 +100,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
   }
   const overall = moves ? errors / moves : 0;
   const ranked: Array<WeaknessBucket & { rank: number }> = [];
-  const unranked: Array<WeaknessBucket & { reason: 'at-or-below-overall' | 'clock-unknown' }> = [];
+  const unranked: Array<WeaknessBucket & { reason: 'at-or-below-overall' | 'clock-unknown' | 'healthy-state' }> = [];
   const lowSample: WeaknessBucket[] = [];
   const all = [...acc.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [key, b] of all) {
@@ -112,6 +116,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
     };
     if (b.games.size < MIN_GAMES_TO_RANK) lowSample.push(bucket);
     else if (key === 'clock:unknown') unranked.push({ ...bucket, reason: 'clock-unknown' });
+    else if (HEALTHY_STATES.has(key)) unranked.push({ ...bucket, reason: 'healthy-state' });
     // Exact comparison (integers): bucket rate errors/moves above the overall errors/moves.
     else if (b.errors * moves <= errors * b.moves) unranked.push({ ...bucket, reason: 'at-or-below-overall' });
     else ranked.push({ ...bucket, rank: 0 });
@@ -135,19 +140,14 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
 export function getWeaknessProfile(ctx: PersonalCtx, input: z.output<typeof WeaknessInput>): WeaknessProfile {
   const from = input.range === 'all' ? null : new Date(ctx.clock.now().getTime() - RANGE_DAYS[input.range] * DAY_MS).toISOString();
   const rows = ctx.store.db
-    .select({ game: games, analysis: analyses })
+    .select({ game: games })
     .from(games)
-    .innerJoin(analyses, eq(games.movesKey, analyses.movesKey))
+    .innerJoin(ownerReviews, and(eq(ownerReviews.userId, games.userId), eq(ownerReviews.movesKey, games.movesKey)))
     .where(and(eq(games.userId, ctx.user.id), isNotNull(games.movesKey), from ? gte(games.playedAt, from) : undefined))
     .all();
-  const reviewed: ReviewedGame[] = rows.map(({ game, analysis }) => {
-    const key = [game.movesKey, game.colour, game.clocks ?? '', game.timeControl ?? ''].join('|');
-    let moves = movesCache.get(key);
-    if (!moves) {
-      moves = ownerMoves(analyseGame(game, analysis, () => false).plies);
-      if (movesCache.size >= MOVES_CACHE_SIZE) movesCache.delete(movesCache.keys().next().value!);
-      movesCache.set(key, moves);
-    }
+  const reviews = ownerReviewsOf(ctx.store, ctx.user.id, rows.map((r) => r.game.movesKey!));
+  const reviewed: ReviewedGame[] = rows.map(({ game }) => {
+    const moves = ownerMovesOf(game, reviews.get(game.movesKey!)!);
     const named = game.opening ?? (game.sanMoves ? classifyOpening(game.sanMoves.split(' '))?.name : null) ?? null;
     return {
       gameId: game.id,

@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   sync: () => import('./sync.js'),
   engine: () => import('./engine.js'),
   judgments: () => import('./judgments.js'),
+  review: () => import('./review.js'),
 };
 
 const only = process.argv.slice(2);

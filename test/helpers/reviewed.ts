@@ -3,7 +3,8 @@ import type { StoredAnalysis } from '../../schemas/engine.js';
 import { movesKey } from '../../src/chess/pgn.js';
 import type { User } from '../../src/context.js';
 import type { Store } from '../../src/store/db.js';
-import { analyses, games } from '../../src/store/schema/index.js';
+import { games } from '../../src/store/schema/index.js';
+import { grantReview, saveAnalysis } from '../../src/services/review/records.js';
 
 /** Inserts an owned game and, when `analysis` is given, its analyses row (as the engine branch writes it). */
 export function insertReviewedGame(
@@ -37,20 +38,9 @@ export function insertReviewedGame(
     })
     .run();
   if (analysis && key) {
-    store.db
-      .insert(analyses)
-      .values({
-        movesKey: key,
-        payload: JSON.stringify(analysis),
-        engine: `${analysis.engine.name} ${analysis.engine.version}`,
-        depth: 18,
-        nodesPerPosition: analysis.budget.nodesPerPosition,
-        accuracyWhite: 71.5,
-        accuracyBlack: 64.25,
-        analysedAt: analysis.analysedAt,
-      })
-      .onConflictDoNothing()
-      .run();
+    // As a completed review writes it: the engine output with its derivation, and the owner's review.
+    saveAnalysis(store, key, analysis);
+    grantReview(store, user.id, key, analysis.analysedAt);
   }
   return id;
 }

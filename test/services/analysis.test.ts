@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { AnalysisResponse, CriticalMomentsResponse } from '../../schemas/analysis.js';
+import { gameAccuracy } from '../../src/chess/accuracy.js';
 import { Messages } from '../../src/errors.js';
 import { getCriticalMoments } from '../../tools/analysis/get_critical_moments.js';
 import { getGameAnalysis } from '../../tools/analysis/get_game_analysis.js';
@@ -53,7 +54,9 @@ describe('get_game_analysis', () => {
     expect(r.status).toBe(200);
     const body = AnalysisResponse.parse(r.body);
     expect(body.timeControl).toEqual({ raw: '180+2', baseSeconds: 180, incrementSeconds: 2 });
-    expect(body.accuracyWhite).toBe(71.5);
+    // lichess's method over the game's own evaluations, White's point of view after each ply.
+    const lichess = gameAccuracy([-300, 200, 100, 100, -100, -100].map((e) => ({ eval: e })))!;
+    expect(body.accuracyWhite).toBe(Math.round(lichess.white * 10) / 10);
     expect(body.plyCount).toBe(6);
     expect(body.conventions?.capCentipawns).toBe(500);
     expect(body.availability?.clocks).toBe(true);

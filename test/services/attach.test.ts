@@ -91,6 +91,8 @@ describe('attach_pgn', () => {
     ['no moves', '[Event "x"]\n[Result "*"]\n\n*', /no moves/],
     ['unparseable', '1. e4 {never closed', /unparseable/],
     ['an illegal move', '1. e4 e5 2. Ke3 *', /Ke3.*not legal/],
+    ['a null move', '1. e4 e5 2. -- Nc6 *', /^null move: move 3 \(--\)/],
+    ['a start position with the side not to move in check', '[FEN "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. Ra2 *', /^illegal position: .*not to move \(Black\) is in check/],
   ])('400 for %s, nothing stored', async (_label, pgn, message) => {
     app = makeTestApp();
     const { user, token } = app.addUser();

@@ -6,6 +6,7 @@ import { parsePgn } from '../../src/chess/pgn.js';
 import { Messages } from '../../src/errors.js';
 import { insertGames, movesColumns, type NewGame } from '../../src/services/gameWriter.js';
 import { analyses, games, reviewJobs } from '../../src/store/schema/index.js';
+import { getGame } from '../../tools/games/get_game.js';
 import { requestGameReview } from '../../tools/games/request_game_review.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -144,5 +145,35 @@ describe('request_game_review: the review state table', () => {
     await app.deps.runtime.reviews.stop();
     expect((await app.call(requestGameReview, { id }, token)).status).toBe(202);
     expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(2);
+  }, 60_000);
+});
+
+describe('review state is per owner', () => {
+  test("B holding the same moves as A sees nothing of A's review: B's first request costs B's allowance and carries B's time", async () => {
+    app = makeTestApp({ env: { ...ENGINE_ENV, CFP_RATE_LIMITS: 'review:1/3600' } });
+    const a = app.addUser();
+    const b = app.addUser();
+    const aGame = addGame(a.user.id, SCHOLAR);
+    const bGame = addGame(b.user.id, SCHOLAR);
+    const bOther = addGame(b.user.id, SHORT[0]);
+    app.deps.runtime.reviews.startWorkers();
+    const aDone = await app.call(requestGameReview, { id: aGame, wait: 45 }, a.token);
+    expect(aDone.body).toMatchObject({ status: 'complete', alreadyReviewed: false });
+    const engineRun = app.deps.store.db.select().from(analyses).get()!;
+
+    // Before asking, B's game shows no review at all.
+    expect((await app.call(getGame, { id: bGame }, b.token)).body).toMatchObject({ review: null });
+
+    app.clock.advance(3_600_000);
+    const bDone = await app.call(requestGameReview, { id: bGame, wait: 45 }, b.token);
+    expect(bDone.body).toMatchObject({ status: 'complete', alreadyReviewed: false });
+    // B's one unit is gone: another game of B's is refused.
+    expect((await app.call(requestGameReview, { id: bOther }, b.token)).status).toBe(429);
+    // B's review carries B's time; A's keeps A's. The engine ran once: one stored output, unchanged.
+    const bReview = (await app.call(getGame, { id: bGame }, b.token)).body as { review: { analysedAt: string } };
+    const aReview = (await app.call(getGame, { id: aGame }, a.token)).body as { review: { analysedAt: string } };
+    expect(bReview.review.analysedAt).toBe('2026-11-20T13:00:00.000Z');
+    expect(aReview.review.analysedAt).toBe('2026-11-20T12:00:00.000Z');
+    expect(app.deps.store.db.select().from(analyses).all()).toEqual([engineRun]);
   }, 60_000);
 });

@@ -4,6 +4,12 @@ import { getWeaknessProfile } from '../../tools/analysis/get_weakness_profile.js
 import { makeAnalysis } from '../helpers/analysis.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { insertReviewedGame } from '../helpers/reviewed.js';
+import { ownerMovesOf, weaknessProfile, type ReviewedGame } from '../../src/services/weakness.js';
+import { buildPlies } from '../../src/chess/plyAnalysis.js';
+import { parseTimeControl } from '../../src/chess/clocks.js';
+import { ownerReview } from '../../src/services/review/records.js';
+import { games } from '../../src/store/schema/index.js';
+import { eq } from 'drizzle-orm';
 
 const FEN = 'rnbq1rk1/ppp2ppp/4p3/3pP3/3P4/3B1N2/PPP2PPP/RNBQK2R w KQ - 0 7';
 // White (the owner): a3 blunder, h3 inaccuracy, b3 blunder → 3 moves, 2 errors (inaccuracies are not errors).
@@ -81,5 +87,46 @@ describe('weakness profile', () => {
     // Unreviewed games do not count.
     insertReviewedGame(app.deps.store, me.user, null);
     expect((await profile(me.token, 'all')).reviewedGames).toBe(2);
+  });
+});
+
+describe('healthy-state buckets', () => {
+  // 5 games with clocks (base 300 s, every move made with 200 s left: clock:ok), one error in two
+  // moves each; 5 games without clocks and no errors. Overall 5/20; clock:ok 5/10 is above it,
+  // yet it names nothing to act on, so it is counted and never ranked.
+  const game = (i: number, clocks: boolean): ReviewedGame => ({
+    gameId: `g${i}`,
+    colour: 'white',
+    timeClass: 'blitz',
+    openingFamily: 'unknown',
+    baseSeconds: clocks ? 300 : null,
+    moves: [
+      { classification: clocks ? 'blunder' : 'good', phase: 'middlegame', concepts: [], clockSecondsBefore: clocks ? 200 : null },
+      { classification: 'good', phase: 'middlegame', concepts: [], clockSecondsBefore: clocks ? 200 : null },
+    ],
+  });
+  test('clock:ok above the overall rate is unranked with reason healthy-state', () => {
+    const p = weaknessProfile([0, 1, 2, 3, 4].map((i) => game(i, true)).concat([5, 6, 7, 8, 9].map((i) => game(i, false))));
+    expect([p.moves, p.errors]).toEqual([20, 5]);
+    expect(p.ranked.map((b) => b.bucket)).not.toContain('clock:ok');
+    expect(p.unranked.find((b) => b.bucket === 'clock:ok')).toMatchObject({ reason: 'healthy-state', moves: 10, errors: 5 });
+  });
+});
+
+describe('owner moves from the stored derivation', () => {
+  test('equal to a full replay of the game with its clocks (time_trouble included)', () => {
+    const me = app.addUser();
+    // 180+2: time trouble under 18 s. White's clock before ply 3 is 15 s (after ply 1), before ply 5 is 9 s.
+    const clocks = [15, 170, 9, 160, 8, 150];
+    const a = bad();
+    const id = insertReviewedGame(app.deps.store, me.user, a, { clocks: JSON.stringify(clocks), timeControl: '180+2' });
+    const game = app.deps.store.db.select().from(games).where(eq(games.id, id)).get()!;
+    const review = ownerReview(app.deps.store, me.user.id, game.movesKey)!;
+    const replayed = buildPlies(a, { userColour: 'white', clocks, timeControl: parseTimeControl('180+2') })
+      .filter((p) => p.ply.isUserMove)
+      .map((p) => ({ classification: p.ply.classification, phase: p.ply.phase, concepts: [...new Set(p.ply.concepts.map((c) => c.id))].sort(), clockSecondsBefore: p.ply.clockSecondsBefore }));
+    const stored = ownerMovesOf(game, review).map((m) => ({ ...m, concepts: [...m.concepts].sort() }));
+    expect(stored).toEqual(replayed);
+    expect(stored.map((m) => m.concepts.includes('time_trouble'))).toEqual([false, true, true]);
   });
 });

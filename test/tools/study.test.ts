@@ -8,6 +8,8 @@ import { listStudyGames } from '../../tools/study/list_study_games.js';
 import { requestStudyAnalysis } from '../../tools/study/request_study_analysis.js';
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { makeAnalysis } from '../helpers/analysis.js';
+import { grantReview, saveAnalysis } from '../../src/services/review/records.js';
 
 // Scholar's mate, with comments on plies 1 and 3 and a comment before the first move.
 const SCHOLAR_A = `[Event "Club night"]
@@ -27,6 +29,15 @@ const SCHOLAR_B = `[Event "Blitz"]
 1. e4 {[%clk 0:03:00]} e5 {[%clk 0:03:00]} 2. Bc4 {Another view of ply 3} Nc6 3. Qh5 {Threatens mate} Nf6 4. Qxf7# 1-0`;
 
 const SCHOLAR_UCI = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+
+/** The owner's completed review of the Scholar's mate mainline, as the queue stores it; returns the stored accuracies. */
+function storeReview(app: TestApp, userId: string): { accuracyWhite: number; accuracyBlack: number } {
+  const a = makeAnalysis({ sanMoves: ['e4', 'e5', 'Bc4', 'Nc6', 'Qh5', 'Nf6', 'Qxf7#'], evals: [30, -30, 30, -30, 40, -40, { mate: 1 }] });
+  const key = movesKey(START_FEN, SCHOLAR_UCI);
+  saveAnalysis(app.deps.store, key, a);
+  grantReview(app.deps.store, userId, key, '2026-11-20T11:00:00Z');
+  return app.deps.store.db.select({ accuracyWhite: analyses.accuracyWhite, accuracyBlack: analyses.accuracyBlack }).from(analyses).get()!;
+}
 
 let app: TestApp;
 beforeEach(() => {
@@ -67,22 +78,11 @@ describe('upload_study_game', () => {
   });
 
   test('the same mainline returns the same row, keeps its analysis, and only fills plies with no note', async () => {
-    const { token } = app.addUser();
+    const me = app.addUser();
+    const { token } = me;
     const first = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token)).body as { id: string };
     // An analysis of that mainline exists (as the engine would store it).
-    app.deps.store.db
-      .insert(analyses)
-      .values({
-        movesKey: movesKey(START_FEN, SCHOLAR_UCI),
-        payload: '{}',
-        engine: 'Stockfish 17',
-        depth: 18,
-        nodesPerPosition: 1_000_000,
-        accuracyWhite: 91.5,
-        accuracyBlack: 40.25,
-        analysedAt: '2026-11-20T11:00:00Z',
-      })
-      .run();
+    const { accuracyWhite, accuracyBlack } = storeReview(app, me.user.id);
     const second = await app.call(uploadStudyGame, { pgn: SCHOLAR_B }, token);
     expect(second.status).toBe(200);
     // Ply 3 already had "Eyes f7": kept. Ply 5 "Threatens mate" is new. Clocks are not notes.
@@ -92,7 +92,7 @@ describe('upload_study_game', () => {
       notesAdded: 1,
       notesCount: 4,
       white: 'Alice',
-      review: { status: 'complete', accuracyWhite: 91.5, accuracyBlack: 40.25 },
+      review: { status: 'complete', accuracyWhite, accuracyBlack },
     });
     expect(count(studyGames)).toBe(1);
     const notes = app.deps.store.db.select().from(studyNotes).all().sort((a, b) => a.ply - b.ply);
@@ -118,6 +118,9 @@ describe('upload_study_game', () => {
     ['moveless', '[Event "x"]\n[Result "*"]\n\n*', /^moveless PGN/],
     ['unparseable', '1. e4 {never closed', /^unparseable PGN/],
     ['illegal', '1. e4 e5 2. Ke3 *', /^unparseable PGN \(illegal move\)/],
+    // Black's king on e8 faces the rook on e2 with White to move: Black, not to move, is in check.
+    ['side-not-to-move-in-check', '[FEN "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. Ra2 *', /^illegal position: .*the side not to move \(Black\) is in check/],
+    ['null-move', '1. e4 -- 2. d4 *', /^null move: move 2 \(--\) is a null move/],
   ])('a %s PGN is refused with 400 saying which, and nothing is stored', async (_, pgn, message) => {
     const { token } = app.addUser();
     const res = await app.call(uploadStudyGame, { pgn }, token);
@@ -185,32 +188,18 @@ describe('list_study_games review status', () => {
     // Another user's job on the same moves says nothing about this user's row.
     await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, b.token);
     expect(await status(b.token)).toBe('none');
-    app.deps.store.db
-      .insert(analyses)
-      .values({ movesKey: key, payload: '{}', engine: 'e', depth: 1, nodesPerPosition: 1, accuracyWhite: 88, accuracyBlack: 12, analysedAt: '2026-11-20T11:30:00Z' })
-      .run();
-    // The analysis is shared by moves: both users see it complete.
-    expect([await status(a.token), await status(b.token)]).toEqual(['complete', 'complete']);
+    storeReview(app, a.user.id);
+    // Review state is each owner's own: b holding the same moves sees nothing of a's review.
+    expect([await status(a.token), await status(b.token)]).toEqual(['complete', 'none']);
   });
 });
 
 describe('delete_study_game', () => {
   test('removes the row and its notes; the shared analysis and PGN text stay', async () => {
-    const { token } = app.addUser();
+    const me = app.addUser();
+    const { token } = me;
     const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token)).body as { id: string };
-    app.deps.store.db
-      .insert(analyses)
-      .values({
-        movesKey: movesKey(START_FEN, SCHOLAR_UCI),
-        payload: '{}',
-        engine: 'e',
-        depth: 1,
-        nodesPerPosition: 1,
-        accuracyWhite: 50,
-        accuracyBlack: 50,
-        analysedAt: '2026-11-20T11:00:00Z',
-      })
-      .run();
+    storeReview(app, me.user.id);
     expect(count(studyNotes)).toBe(3);
     const res = await app.call(deleteStudyGame, { id: row.id }, token);
     expect(res).toMatchObject({ status: 200, body: { deleted: true, id: row.id, notesDeleted: 3 } });

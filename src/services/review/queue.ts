@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { StoredAnalysis } from '../../../schemas/engine.js';
-import { analysisAccuracy } from '../../chess/reviewAccuracy.js';
+import type { Analyser } from '../../engine/pool.js';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/db.js';
-import { analyses, reviewJobs } from '../../store/schema/index.js';
-import type { Analyser } from '../../engine/pool.js';
+import { reviewJobs } from '../../store/schema/index.js';
+import { engineOutput, grantReview, ownerReview, refreshDerivations, saveAnalysis, backfillOwnerReviews } from './records.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
-export type AnalysisRow = typeof analyses.$inferSelect;
 
 export interface EnqueueRequest {
   userId: string;
@@ -17,17 +16,32 @@ export interface EnqueueRequest {
   movesKey: string;
   startFen: string;
   movesUci: readonly string[];
+  /** Higher runs first: API requests 0 (the default), bulk reviews below (REVIEW_PRIORITY). */
+  priority?: number;
 }
+
+/** Who goes first when several jobs wait: an agent's request never waits behind background work. */
+export const REVIEW_PRIORITY = { request: 0, bulk: -1 } as const;
+
+/** A running job's process writes its heartbeat this often; a heartbeat this old frees the job. */
+export const HEARTBEAT_MS = 5_000;
+export const STALE_LEASE_MS = 30_000;
+/** A job claimed this many times without finishing (its process died each time) fails instead of looping. */
+export const MAX_ATTEMPTS = 3;
 
 /**
  * The persistent review queue (table review_jobs): queued → running → complete | failed.
- * Jobs are rows, so a restart loses nothing: jobs left `running` by an earlier process go back to
- * `queued` when this one starts its workers. Workers run one job at a time (the engine pool already
- * spreads one game over every engine process); completion writes the `analyses` row and the owner's
- * accuracy on their games with that movesKey in one transaction.
+ * Jobs are rows, so a restart loses nothing. A running job carries a lease: the process that took
+ * it (`leaseOwner`) and a heartbeat it renews while the engine works. Any process on the store
+ * (`serve`, `mcp` beside it, the `review` CLI) takes only queued jobs or running jobs whose
+ * heartbeat went stale (their process died), and on shutdown puts back only its own. Leases use
+ * real time whatever the injected clock says: they measure this machine's processes, not the domain.
+ * Completion stores the engine output with its derivation, the owner's own review row and their
+ * games' accuracy, in one transaction.
  */
 export class ReviewQueue {
-  private readonly startedAt: string;
+  /** This process's lease name. */
+  readonly leaseOwner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private running = false;
   private stopping = false;
   private loop: Promise<void> | null = null;
@@ -38,18 +52,8 @@ export class ReviewQueue {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly analyser: () => Analyser,
-  ) {
-    this.startedAt = clock.now().toISOString();
-  }
-
-  analysis(movesKey: string): AnalysisRow | null {
-    return this.store.db.select().from(analyses).where(eq(analyses.movesKey, movesKey)).get() ?? null;
-  }
-
-  storedAnalysis(movesKey: string): StoredAnalysis | null {
-    const row = this.analysis(movesKey);
-    return row ? StoredAnalysis.parse(JSON.parse(row.payload)) : null;
-  }
+    private readonly now: () => number = Date.now,
+  ) {}
 
   job(id: string): ReviewJob | null {
     return this.store.db.select().from(reviewJobs).where(eq(reviewJobs.id, id)).get() ?? null;
@@ -85,14 +89,13 @@ export class ReviewQueue {
     return row;
   }
 
-
-  /** Jobs of this user waiting ahead of (and including) the given one, for a queued note. */
+  /** Jobs waiting ahead of (and including) the given one, in the order workers take them. */
   position(job: ReviewJob): number {
     const queued = this.store.db
-      .select({ id: reviewJobs.id, createdAt: reviewJobs.createdAt })
+      .select({ id: reviewJobs.id })
       .from(reviewJobs)
       .where(inArray(reviewJobs.status, ['queued', 'running']))
-      .orderBy(asc(reviewJobs.createdAt))
+      .orderBy(desc(reviewJobs.priority), asc(reviewJobs.createdAt))
       .all();
     const i = queued.findIndex((q) => q.id === job.id);
     return i < 0 ? 0 : i + 1;
@@ -104,91 +107,107 @@ export class ReviewQueue {
     return () => this.listeners.delete(fn);
   }
 
-  /** Returns jobs a dead process left running to the queue. */
-  private requeueOrphans(): number {
-    const res = this.store.sqlite
-      .prepare("UPDATE review_jobs SET status = 'queued', started_at = NULL WHERE status = 'running' AND (started_at IS NULL OR started_at < ?)")
-      .run(this.startedAt);
-    return res.changes;
+  private iso(ms: number): string {
+    return new Date(ms).toISOString();
   }
 
-  /** Takes the oldest queued job and marks it running, atomically (several processes may share a store). */
-  private claim(): ReviewJob | null {
+  /**
+   * Takes the next job, atomically (several processes may share a store): the highest priority,
+   * then the oldest (insertion order among jobs queued in the same millisecond, so a bulk run's
+   * newest-first order holds), among queued jobs and running jobs whose lease went stale.
+   */
+  claim(): ReviewJob | null {
+    const now = this.now();
+    const staleBefore = this.iso(now - STALE_LEASE_MS);
     return this.store.sqlite
       .transaction(() => {
-        const next = this.store.db
-          .select()
-          .from(reviewJobs)
-          .where(eq(reviewJobs.status, 'queued'))
-          .orderBy(asc(reviewJobs.createdAt))
-          .get();
+        const next = this.store.sqlite
+          .prepare(
+            `SELECT id FROM review_jobs
+              WHERE status = 'queued' OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
+              ORDER BY priority DESC, created_at ASC, rowid ASC LIMIT 1`,
+          )
+          .get(staleBefore) as { id: string } | undefined;
         if (!next) return null;
-        const startedAt = this.clock.now().toISOString();
-        this.store.db
-          .update(reviewJobs)
-          .set({ status: 'running', startedAt, attempts: next.attempts + 1 })
-          .where(and(eq(reviewJobs.id, next.id), eq(reviewJobs.status, 'queued')))
-          .run();
-        return { ...next, status: 'running' as const, startedAt, attempts: next.attempts + 1 };
+        const job = this.job(next.id)!;
+        if (job.attempts >= MAX_ATTEMPTS) {
+          this.store.db
+            .update(reviewJobs)
+            .set({ status: 'failed', error: `abandoned: its process stopped ${job.attempts} times without finishing`, finishedAt: this.clock.now().toISOString(), leaseOwner: null })
+            .where(eq(reviewJobs.id, job.id))
+            .run();
+          return { ...job, status: 'failed' as const };
+        }
+        const set = { status: 'running' as const, startedAt: this.clock.now().toISOString(), attempts: job.attempts + 1, leaseOwner: this.leaseOwner, heartbeatAt: this.iso(now) };
+        this.store.db.update(reviewJobs).set(set).where(eq(reviewJobs.id, job.id)).run();
+        return { ...job, ...set };
       })
       .immediate();
+  }
+
+  /** Renews this process's lease on a job; false when another process has taken it over. */
+  private heartbeat(jobId: string): boolean {
+    const res = this.store.db
+      .update(reviewJobs)
+      .set({ heartbeatAt: this.iso(this.now()) })
+      .where(and(eq(reviewJobs.id, jobId), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
+      .run();
+    return res.changes > 0;
   }
 
   /** Runs one job to completion or failure. Returns false when the queue was empty. */
   async runOnce(): Promise<boolean> {
     const job = this.claim();
     if (!job) return false;
-    const existing = this.analysis(job.movesKey);
+    if (job.status === 'failed') {
+      this.notify();
+      return true;
+    }
+    const beat = setInterval(() => this.heartbeat(job.id), HEARTBEAT_MS);
+    beat.unref?.();
     try {
+      // Engine output already stored for these moves (another subject or owner) is reused; the
+      // owner's review is still their own row with their own time.
       const analysis =
-        existing
-          ? StoredAnalysis.parse(JSON.parse(existing.payload))
-          : await this.analyser().analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString());
+        engineOutput(this.store, job.movesKey) ??
+        (await this.analyser().analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString()));
       this.complete(job, analysis);
     } catch (err) {
+      const mine = and(eq(reviewJobs.id, job.id), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner));
       if (this.stopping) {
         // Shutting down killed the engines mid-job: the job is not at fault; the next start resumes it.
-        this.store.db.update(reviewJobs).set({ status: 'queued', startedAt: null }).where(eq(reviewJobs.id, job.id)).run();
+        this.store.db.update(reviewJobs).set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null }).where(mine).run();
         return true;
       }
       const reason = err instanceof Error ? err.message : String(err);
       this.store.db
         .update(reviewJobs)
-        .set({ status: 'failed', error: reason.slice(0, 500), finishedAt: this.clock.now().toISOString() })
-        .where(eq(reviewJobs.id, job.id))
+        .set({ status: 'failed', error: reason.slice(0, 500), finishedAt: this.clock.now().toISOString(), leaseOwner: null })
+        .where(mine)
         .run();
+    } finally {
+      clearInterval(beat);
     }
-    for (const fn of this.listeners) fn();
+    this.notify();
     return true;
   }
 
-  private complete(job: ReviewJob, analysis: StoredAnalysis): void {
-    const acc = analysisAccuracy(analysis);
-    const depths = analysis.positions.filter((p) => !p.terminal).map((p) => p.depth);
-    // The depth a review reports: the median of the searched positions' depths (robust to a few
-    // shallow mate-found searches and deep endgame ones).
-    const depth = depths.length ? [...depths].sort((a, b) => a - b)[Math.floor(depths.length / 2)] : 0;
+  private notify(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  private complete(job: ReviewJob, analysis: Parameters<typeof saveAnalysis>[2]): void {
     const now = this.clock.now().toISOString();
     this.store.sqlite
       .transaction(() => {
+        saveAnalysis(this.store, job.movesKey, analysis);
+        grantReview(this.store, job.userId, job.movesKey, now);
+        copyReviewAccuracy(this.store, job.userId, job.movesKey);
         this.store.db
-          .insert(analyses)
-          .values({
-            movesKey: job.movesKey,
-            payload: JSON.stringify(analysis),
-            engine: `${analysis.engine.name} ${analysis.engine.version}`,
-            depth,
-            nodesPerPosition: analysis.budget.nodesPerPosition,
-            // One decimal, as shown everywhere; gameAccuracy itself stays exact for comparison with lichess.
-            accuracyWhite: Math.round(acc.white * 10) / 10,
-            accuracyBlack: Math.round(acc.black * 10) / 10,
-            analysedAt: analysis.analysedAt,
-          })
-          .onConflictDoNothing()
+          .update(reviewJobs)
+          .set({ status: 'complete', error: null, finishedAt: now, leaseOwner: null })
+          .where(eq(reviewJobs.id, job.id))
           .run();
-        const row = this.analysis(job.movesKey)!;
-        copyReviewAccuracy(this.store, job.userId, row);
-        this.store.db.update(reviewJobs).set({ status: 'complete', error: null, finishedAt: now }).where(eq(reviewJobs.id, job.id)).run();
       })
       .immediate();
   }
@@ -198,7 +217,9 @@ export class ReviewQueue {
     if (this.running) return;
     this.running = true;
     this.stopping = false;
-    this.requeueOrphans();
+    // Older stores: per-owner review rows and current derivations, from what is stored (no engine).
+    backfillOwnerReviews(this.store);
+    refreshDerivations(this.store);
     this.loop = (async () => {
       while (!this.stopping) {
         const didWork = await this.runOnce().catch((err) => {
@@ -219,16 +240,18 @@ export class ReviewQueue {
     })();
   }
 
-  /**
-   * Stops the loop. `interrupt` (called after the analyser was closed) lets a job cut short go back to
-   * the queue; without it the current job finishes first.
-   */
+  /** Stops the loop, then puts back in the queue only the jobs this process holds (never another's). */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake?.();
     await this.loop;
     this.loop = null;
     this.running = false;
+    this.store.db
+      .update(reviewJobs)
+      .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null })
+      .where(and(eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
+      .run();
   }
 
   get workersRunning(): boolean {
@@ -237,19 +260,22 @@ export class ReviewQueue {
 }
 
 /**
- * Copies the owner's accuracy from a finished analysis onto that user's games with the same moves,
+ * Copies the owner's accuracy from their finished review onto their games with the same moves,
  * by the colour each game records. Bumps `version`: every change to a game row does.
  */
-export function copyReviewAccuracy(store: Store, userId: string, row: AnalysisRow): void {
+export function copyReviewAccuracy(store: Store, userId: string, movesKey: string): void {
+  const review = ownerReview(store, userId, movesKey);
+  if (!review) return;
+  const { accuracyWhite: w, accuracyBlack: b } = review.derivation;
   store.sqlite
     .prepare(
       `UPDATE games SET review_accuracy = CASE colour WHEN 'white' THEN ? ELSE ? END, version = version + 1
        WHERE user_id = ? AND moves_key = ? AND review_accuracy IS NOT (CASE colour WHEN 'white' THEN ? ELSE ? END)`,
     )
-    .run(row.accuracyWhite, row.accuracyBlack, userId, row.movesKey, row.accuracyWhite, row.accuracyBlack);
+    .run(w, b, userId, movesKey, w, b);
 }
 
-/** Inserts a queued review job (the demo seeder queues reviews without a runtime). */
+/** Inserts a queued review job (the demo seeder and the bulk CLI queue reviews without a request). */
 export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest): ReviewJob {
   const row: ReviewJob = {
     id: randomUUID(),
@@ -265,6 +291,9 @@ export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest)
     createdAt: clock.now().toISOString(),
     startedAt: null,
     finishedAt: null,
+    leaseOwner: null,
+    heartbeatAt: null,
+    priority: req.priority ?? REVIEW_PRIORITY.request,
   };
   store.db.insert(reviewJobs).values(row).run();
   return row;

@@ -1,10 +1,13 @@
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
 
 /**
- * One engine analysis of a move sequence, shared by every game or study row with the same
- * movesKey. `payload` is a StoredAnalysis (schemas/engine.ts) as JSON; derived views
- * (accuracy, classifications, moments, concepts) are recomputed from it deterministically.
+ * One engine analysis of a move sequence (engine output, reused internally by every row with the
+ * same movesKey). `payload` is a StoredAnalysis (schemas/engine.ts) as JSON. Everything derived
+ * from it (accuracy, depth, classifications, moments: `derivation`, src/services/review/derive.ts)
+ * is computed once when the review completes and stored with `derivationVersion`; a newer rule set
+ * recomputes it from `payload`, never by re-running the engine. Whether an owner has a review is
+ * `owner_reviews`, never the existence of this row.
  */
 export const analyses = sqliteTable('analyses', {
   movesKey: text('moves_key').primaryKey(),
@@ -15,7 +18,27 @@ export const analyses = sqliteTable('analyses', {
   accuracyWhite: real('accuracy_white').notNull(),
   accuracyBlack: real('accuracy_black').notNull(),
   analysedAt: text('analysed_at').notNull(),
+  /** JSON ReviewDerivation; null until derived (rows written before derivations existed). */
+  derivation: text('derivation'),
+  derivationVersion: integer('derivation_version').notNull().default(0),
 });
+
+/**
+ * Each owner's own review state: a row exists once the owner's review request completed, with
+ * the owner's time. Another owner holding the same moves reveals nothing: their first request
+ * queues, spends their allowance and gets their time, even when the engine output is reused.
+ */
+export const ownerReviews = sqliteTable(
+  'owner_reviews',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    movesKey: text('moves_key').notNull(),
+    reviewedAt: text('reviewed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.movesKey] })],
+);
 
 /** The persistent review queue: queued → running → complete | failed; resumed after a restart. */
 export const reviewJobs = sqliteTable(
@@ -37,6 +60,11 @@ export const reviewJobs = sqliteTable(
     createdAt: text('created_at').notNull(),
     startedAt: text('started_at'),
     finishedAt: text('finished_at'),
+    /** The process running the job (`host:pid:start`), and its last heartbeat; a stale heartbeat frees the job. */
+    leaseOwner: text('lease_owner'),
+    heartbeatAt: text('heartbeat_at'),
+    /** Lower runs later: API requests 0, bulk reviews below (REVIEW_PRIORITY). */
+    priority: integer('priority').notNull().default(0),
   },
   (t) => [index('review_jobs_status').on(t.status, t.createdAt), index('review_jobs_subject').on(t.userId, t.subjectKind, t.subjectId)],
 );

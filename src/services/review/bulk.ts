@@ -1,0 +1,113 @@
+import { and, desc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import { movesKey } from '../../chess/pgn.js';
+import type { Store } from '../../store/db.js';
+import { games, ownerReviews, reviewJobs } from '../../store/schema/index.js';
+import { fullGameMoves } from '../gameMoves.js';
+import type { GameRow } from '../gameWriter.js';
+import { insertReviewJob, REVIEW_PRIORITY, type ReviewQueue } from './queue.js';
+
+export interface BulkSelection {
+  /** Games played on or after this day (YYYY-MM-DD, UTC). */
+  since?: string;
+  limit?: number;
+  provider?: string;
+}
+
+export interface BulkProgress {
+  done: number;
+  failed: number;
+  total: number;
+  /** The game just finished, with its failure reason when it failed. */
+  last?: { gameId: string; error: string | null };
+}
+
+/**
+ * The owner's games with full moves that the owner has not reviewed, newest first. A game whose
+ * moves another of the owner's games already had reviewed is left out (the review is theirs already).
+ */
+export function unreviewedGames(store: Store, userId: string, sel: BulkSelection): GameRow[] {
+  const rows = store.db
+    .select({ game: games, reviewed: ownerReviews.movesKey })
+    .from(games)
+    .leftJoin(ownerReviews, and(eq(ownerReviews.userId, games.userId), eq(ownerReviews.movesKey, games.movesKey)))
+    .where(
+      and(
+        eq(games.userId, userId),
+        eq(games.movesSource, 'pgn'),
+        isNotNull(games.movesKey),
+        sel.since ? gte(games.playedAt, `${sel.since}T00:00:00.000Z`) : undefined,
+        sel.provider ? eq(games.provider, sel.provider as GameRow['provider']) : undefined,
+      ),
+    )
+    .orderBy(desc(games.playedAt))
+    .all();
+  const seen = new Set<string>();
+  const out: GameRow[] = [];
+  for (const r of rows) {
+    if (r.reviewed || seen.has(r.game.movesKey!)) continue;
+    seen.add(r.game.movesKey!);
+    out.push(r.game);
+    if (sel.limit !== undefined && out.length >= sel.limit) break;
+  }
+  return out;
+}
+
+/**
+ * Reviews the owner's unreviewed games one after another through the queue (the owner acting on
+ * their own machine: no API allowance is spent). Jobs are queued at bulk priority, so an agent's
+ * request taken by a `serve` on the same store goes first. `signal` stops after the current game:
+ * every finished review is kept, jobs not yet started are withdrawn, and the next run resumes with
+ * what is left. Returns the counts; `failed` games keep a failed job naming why.
+ */
+export async function bulkReview(
+  deps: { store: Store; clock: Clock; reviews: ReviewQueue },
+  userId: string,
+  sel: BulkSelection,
+  onProgress: (p: BulkProgress) => void = () => {},
+  signal?: AbortSignal,
+): Promise<BulkProgress> {
+  const todo = unreviewedGames(deps.store, userId, sel);
+  const progress: BulkProgress = { done: 0, failed: 0, total: todo.length };
+  onProgress(progress);
+  const jobIds: Array<{ gameId: string; jobId: string }> = [];
+  deps.store.sqlite
+    .transaction(() => {
+      for (const g of todo) {
+        const moves = fullGameMoves(deps.store, g);
+        if (!moves || moves.movesUci.length === 0) continue;
+        const key = movesKey(moves.startFen, moves.movesUci);
+        const job = insertReviewJob(deps.store, deps.clock, {
+          userId, subjectKind: 'game', subjectId: g.id, movesKey: key, startFen: moves.startFen, movesUci: moves.movesUci, priority: REVIEW_PRIORITY.bulk,
+        });
+        jobIds.push({ gameId: g.id, jobId: job.id });
+      }
+    })
+    .immediate();
+  progress.total = jobIds.length;
+  try {
+    for (const { gameId, jobId } of jobIds) {
+      if (signal?.aborted) break;
+      // Run queued work (highest priority first) until this game's job has settled; another process
+      // on the store may take it, so wait for its final state rather than assume we ran it.
+      for (;;) {
+        const job = deps.reviews.job(jobId);
+        if (!job || job.status === 'complete' || job.status === 'failed') {
+          if (job?.status === 'failed') progress.failed += 1;
+          else progress.done += 1;
+          progress.last = { gameId, error: job?.status === 'failed' ? (job.error ?? 'failed') : null };
+          onProgress(progress);
+          break;
+        }
+        if (signal?.aborted) break;
+        const ran = await deps.reviews.runOnce();
+        if (!ran) await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  } finally {
+    // Withdraw what never started; finished reviews stay.
+    const left = jobIds.map((j) => j.jobId);
+    if (left.length) deps.store.db.delete(reviewJobs).where(and(inArray(reviewJobs.id, left), eq(reviewJobs.status, 'queued'))).run();
+  }
+  return progress;
+}

@@ -1,0 +1,152 @@
+import { and, eq, lt } from 'drizzle-orm';
+import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.js';
+import type { StoredAnalysis } from '../../chess/engineOutput.js';
+import type { Store } from '../../store/db.js';
+import { analyses, ownerReviews } from '../../store/schema/index.js';
+import { DERIVATION_VERSION, deriveReview, type ReviewDerivation } from './derive.js';
+
+/**
+ * The analyses table and the owners' review state: the only module that reads or writes them.
+ * Readers get an OwnedReview (the owner's own state plus the stored derivation), never a bare
+ * analyses row, so nothing can show one owner a review another owner paid for.
+ */
+
+export type AnalysisRow = typeof analyses.$inferSelect;
+
+/** One owner's review of a move sequence. */
+export interface OwnedReview {
+  movesKey: string;
+  /** When this owner's review completed (their own time, whoever ran the engine first). */
+  reviewedAt: string;
+  engine: string;
+  nodesPerPosition: number;
+  derivation: ReviewDerivation;
+  /** The stored engine output, parsed on demand (the per-ply views need it; get_game does not). */
+  engineOutput(): StoredAnalysis;
+}
+
+export function parseStoredAnalysis(payload: string): StoredAnalysis {
+  return StoredAnalysisSchema.parse(JSON.parse(payload));
+}
+
+/** The shared engine output for a move sequence (internal: reuse by the queue), or null. */
+export function engineOutput(store: Store, movesKey: string): StoredAnalysis | null {
+  const row = store.db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, movesKey)).get();
+  return row ? parseStoredAnalysis(row.payload) : null;
+}
+
+/** Stores engine output with its derivation (first writer wins: the same moves give the same figures). */
+export function saveAnalysis(store: Store, movesKey: string, analysis: StoredAnalysis): void {
+  const d = deriveReview(analysis);
+  store.db
+    .insert(analyses)
+    .values({
+      movesKey,
+      payload: JSON.stringify(analysis),
+      engine: `${analysis.engine.name} ${analysis.engine.version}`,
+      depth: d.depth,
+      nodesPerPosition: analysis.budget.nodesPerPosition,
+      accuracyWhite: d.accuracyWhite,
+      accuracyBlack: d.accuracyBlack,
+      analysedAt: analysis.analysedAt,
+      derivation: JSON.stringify(d),
+      derivationVersion: d.version,
+    })
+    .onConflictDoNothing()
+    .run();
+}
+
+/** Records that an owner's review of these moves completed at `at` (idempotent: the first time stays). */
+export function grantReview(store: Store, userId: string, movesKey: string, at: string): void {
+  store.db.insert(ownerReviews).values({ userId, movesKey, reviewedAt: at }).onConflictDoNothing().run();
+}
+
+/** Recomputes and stores the derivation of one row from its stored engine output. */
+function rederive(store: Store, row: Pick<AnalysisRow, 'movesKey' | 'payload'>): ReviewDerivation {
+  const d = deriveReview(parseStoredAnalysis(row.payload));
+  store.db
+    .update(analyses)
+    .set({ derivation: JSON.stringify(d), derivationVersion: d.version, depth: d.depth, accuracyWhite: d.accuracyWhite, accuracyBlack: d.accuracyBlack })
+    .where(eq(analyses.movesKey, row.movesKey))
+    .run();
+  return d;
+}
+
+function derivationOf(store: Store, row: AnalysisRow): ReviewDerivation {
+  if (row.derivation && row.derivationVersion === DERIVATION_VERSION) return JSON.parse(row.derivation) as ReviewDerivation;
+  return rederive(store, row);
+}
+
+function owned(store: Store, row: AnalysisRow, reviewedAt: string): OwnedReview {
+  let parsed: StoredAnalysis | null = null;
+  return {
+    movesKey: row.movesKey,
+    reviewedAt,
+    engine: row.engine,
+    nodesPerPosition: row.nodesPerPosition,
+    derivation: derivationOf(store, row),
+    engineOutput: () => (parsed ??= parseStoredAnalysis(row.payload)),
+  };
+}
+
+/** The owner's review of these moves, or null when this owner has none (whoever else has one). */
+export function ownerReview(store: Store, userId: string, movesKey: string | null): OwnedReview | null {
+  if (!movesKey) return null;
+  const hit = store.db
+    .select({ row: analyses, reviewedAt: ownerReviews.reviewedAt })
+    .from(ownerReviews)
+    .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
+    .where(and(eq(ownerReviews.userId, userId), eq(ownerReviews.movesKey, movesKey)))
+    .get();
+  return hit ? owned(store, hit.row, hit.reviewedAt) : null;
+}
+
+/** The owner's reviews of several move sequences at once, by movesKey. */
+export function ownerReviewsOf(store: Store, userId: string, keys: readonly string[]): Map<string, OwnedReview> {
+  const out = new Map<string, OwnedReview>();
+  if (!keys.length) return out;
+  const wanted = new Set(keys);
+  const rows = store.db
+    .select({ row: analyses, reviewedAt: ownerReviews.reviewedAt })
+    .from(ownerReviews)
+    .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
+    .where(eq(ownerReviews.userId, userId))
+    .all();
+  for (const r of rows) if (wanted.has(r.row.movesKey)) out.set(r.row.movesKey, owned(store, r.row, r.reviewedAt));
+  return out;
+}
+
+/**
+ * Brings every stored derivation to the current version, from the stored engine output (never the
+ * engine). Run at start; a row read before it gets there is derived on read. Returns rows updated.
+ */
+export function refreshDerivations(store: Store): number {
+  const stale = store.db
+    .select({ movesKey: analyses.movesKey, payload: analyses.payload })
+    .from(analyses)
+    .where(lt(analyses.derivationVersion, DERIVATION_VERSION))
+    .all();
+  for (const row of stale) store.sqlite.transaction(() => rederive(store, row)).immediate();
+  return stale.length;
+}
+
+/**
+ * Stores written before reviews were per owner: each owner whose review job completed, or whose
+ * game already carries the review's accuracy, gets their own review row (their job's finish time,
+ * else the analysis time). Idempotent; run at start.
+ */
+export function backfillOwnerReviews(store: Store): number {
+  return store.sqlite
+    .prepare(
+      `INSERT OR IGNORE INTO owner_reviews (user_id, moves_key, reviewed_at)
+       SELECT j.user_id, j.moves_key, MIN(COALESCE(j.finished_at, a.analysed_at))
+         FROM review_jobs j JOIN analyses a ON a.moves_key = j.moves_key
+        WHERE j.status = 'complete' GROUP BY j.user_id, j.moves_key
+       UNION ALL
+       SELECT g.user_id, g.moves_key, MIN(a.analysed_at)
+         FROM games g JOIN analyses a ON a.moves_key = g.moves_key
+        WHERE g.review_accuracy IS NOT NULL GROUP BY g.user_id, g.moves_key`,
+    )
+    .run().changes;
+}
+
