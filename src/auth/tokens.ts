@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
@@ -31,16 +31,26 @@ export function issueToken(store: Store, clock: Clock, userId: string, name: str
   return { id: row.id, name, token, createdAt: row.createdAt };
 }
 
-/** The owner of a live token, or null: malformed, unknown and revoked tokens look the same. */
-export function verifyToken(store: Store, token: string | undefined): User | null {
-  if (!token || !TOKEN_PATTERN.test(token)) return null;
-  const row = store.db
+/**
+ * The token lookup, prepared once per store: building the drizzle query per request cost more than
+ * running it. No cache in front of it, so a revocation (from this process or the CLI) is refused at once.
+ */
+const lookups = new WeakMap<Store, ReturnType<typeof prepareLookup>>();
+function prepareLookup(store: Store) {
+  return store.db
     .select({ user: users })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
-    .where(and(eq(tokens.fingerprint, fingerprint(token)), isNull(tokens.revokedAt)))
-    .get();
-  return row?.user ?? null;
+    .where(and(eq(tokens.fingerprint, sql.placeholder('fingerprint')), isNull(tokens.revokedAt)))
+    .prepare();
+}
+
+/** The owner of a live token, or null: malformed, unknown and revoked tokens look the same. */
+export function verifyToken(store: Store, token: string | undefined): User | null {
+  if (!token || !TOKEN_PATTERN.test(token)) return null;
+  let lookup = lookups.get(store);
+  if (!lookup) lookups.set(store, (lookup = prepareLookup(store)));
+  return lookup.get({ fingerprint: fingerprint(token) })?.user ?? null;
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

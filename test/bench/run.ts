@@ -7,6 +7,7 @@ import { formatTable, type BenchTable } from './table.js';
  */
 const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>> = {
   http: () => import('./http.js'),
+  breakdown: () => import('./breakdown.js'),
   pairing: () => import('./pairing.js'),
   stats: () => import('./stats.js'),
   sync: () => import('./sync.js'),
