@@ -7,6 +7,8 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { games, pgns } from '../store/schema/index.js';
 import type { GameRow } from './gameWriter.js';
 import { reviewSummaryFor } from './gameReview.js';
+import { memoByOwner } from './ownerMemo.js';
+import { ownerStamp } from '../store/ownerStamps.js';
 
 const effectiveAccuracy = sql`coalesce(${games.platformAccuracy}, ${games.reviewAccuracy})`;
 
@@ -73,11 +75,13 @@ export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
     conds.push(or(like(games.opponent, p), like(games.opening, p), like(games.event, p), like(games.eco, p))!);
   }
   const where = and(...conds);
-  // Unfiltered, SQLite would count over the widest covering index (the SAN mainline); the narrow one is 10× smaller.
+  // The owner's game count is kept by triggers; a filtered count is kept per version of their games,
+  // so paging through one filter counts it once.
+  const filterKey = JSON.stringify([input.provider, input.result, input.colour, input.timeClass, from, to, input.movesMin, input.movesMax, input.opening, input.opponent, line, input.q]);
   const total =
     conds.length === 1
-      ? (ctx.store.sqlite.prepare('SELECT count(*) AS n FROM games INDEXED BY games_user_played WHERE user_id = ?').get(ctx.user.id) as { n: number }).n
-      : (ctx.store.db.select({ n: count() }).from(games).where(where).get()?.n ?? 0);
+      ? ownerStamp(ctx.store, ctx.user.id).games
+      : memoByOwner(ctx.store, ctx.user.id, `list_games.total ${filterKey}`, () => ctx.store.db.select({ n: count() }).from(games).where(where).get()?.n ?? 0);
   const pageCount = Math.max(1, Math.ceil(total / GAMES_PAGE_SIZE));
   const page = input.page > pageCount ? 1 : input.page;
   const order =

@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrationsDir } from '../paths.js';
+import { installOwnerStamps } from './ownerStamps.js';
 import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -29,6 +30,7 @@ export function openStore(file: string): Store {
   sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
+  installOwnerStamps(sqlite);
   // Keeps the planner's statistics fresh (cheap; only tables that changed a lot are re-analysed).
   sqlite.pragma('optimize = 0x10002');
   return { db, sqlite, close: () => sqlite.close() };

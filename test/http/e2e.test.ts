@@ -231,7 +231,7 @@ describe('discovery documents', () => {
       const other = await fetch(server.url + path, { headers: { 'if-none-match': '"something-else"' } });
       expect(other.status).toBe(200);
     }
-    const spec = await (await fetch(`${server.url}/openapi.json`)).json();
+    const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string };
     expect(spec.openapi).toMatch(/^3\.1/);
   });
 });
