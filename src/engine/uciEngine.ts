@@ -185,11 +185,12 @@ export class UciEngine {
 }
 
 /**
- * Reviews are background work: at the lowest nice level (19) the engines only take CPU the server
- * is not using, so reads stay fast while both cores review. Best effort: a platform that refuses
- * (or a process already gone) leaves the engine at normal priority.
+ * Reviews are background work: at nice 10 an engine competing with the server for a core gets about
+ * a tenth of it (Linux CFS weights 110 against 1024), so reads stay fast while both cores review,
+ * yet reviews still progress on a machine other work keeps busy (at 19 they would all but stop).
+ * Best effort: a platform that refuses (or a process already gone) leaves the engine at normal priority.
  */
-export const ENGINE_NICE = 19;
+export const ENGINE_NICE = 10;
 function lowerPriority(pid: number | undefined): void {
   if (pid === undefined) return;
   try {

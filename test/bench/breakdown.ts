@@ -20,7 +20,7 @@ const tool = (name: string) => tools.find((t) => t.name === name)!;
 export async function run(): Promise<BenchTable[]> {
   const size = Number(process.env.CFP_BENCH_BREAKDOWN_GAMES ?? 10_000);
   const { dataDir, token, userId } = await buildBenchStore(size);
-  const deps = createAppDeps(loadConfig({ dataDir }, { CFP_RATE_LIMITS: 'personal:100000000/60' }));
+  const deps = createAppDeps(loadConfig({ dataDir }, { CFP_RATE_LIMITS: 'personal:1000000/60' }));
   const ids = (deps.store.sqlite.prepare('SELECT id FROM games WHERE user_id = ? ORDER BY random() LIMIT 100').all(userId) as Array<{ id: string }>).map((r) => r.id);
   const cases: Array<[string, () => Record<string, unknown>]> = [
     ['list_games', () => ({})],

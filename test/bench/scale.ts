@@ -215,7 +215,7 @@ export async function run(): Promise<BenchTable[]> {
         `1-minute load average: ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores; on a shared machine the rates drop, the ratios much less)`,
         `${REQUESTS} requests per read row over ${CONCURRENCY} keep-alive connections (node:http), rate limits off, server in its own process without background work`,
         'list_games pages and the aggregates are kept per version of the owner\'s data (src/services/ownerMemo.ts): "repeated" rows read them from memory, "first after a write" rows recompute',
-        'engines: two bundled Stockfish processes searching without end, at nice 19 (src/engine/uciEngine.ts)',
+        'engines: two bundled Stockfish processes searching without end, at nice 10 (src/engine/uciEngine.ts)',
       ],
     },
   ];

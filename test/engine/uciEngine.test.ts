@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ENGINE_NICE, UciEngine } from '../../src/engine/uciEngine.js';
 
 describe('engine processes', () => {
-  test('run at the lowest OS priority, so reviews only use CPU the server leaves free', async () => {
+  test('run at a lower OS priority, so reviews yield the CPU to the server', async () => {
     const engine = await UciEngine.start({ path: null, threads: 1, hashMb: 16, multiPv: 1 });
     try {
       expect(engine.pid).toBeGreaterThan(0);
