@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
@@ -59,16 +59,33 @@ function stampUse(store: Store, tokenId: string, now: Date): void {
   }).unref();
 }
 
+/**
+ * The token lookup, prepared once per store: building the drizzle query per request cost more than
+ * running it. No cache in front of it, so a revocation (from this process or the CLI) is refused at once.
+ */
+const lookups = new WeakMap<Store, ReturnType<typeof prepareLookup>>();
+function prepareLookup(store: Store) {
+  return store.db
+    .select({ user: users, id: tokens.id })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(
+      and(
+        eq(tokens.fingerprint, sql.placeholder('fingerprint')),
+        isNull(tokens.revokedAt),
+        or(isNull(tokens.expiresAt), gt(tokens.expiresAt, sql.placeholder('now'))),
+      ),
+    )
+    .prepare();
+}
+
 /** The owner of a live token, or null: malformed, unknown, revoked and expired tokens look the same. */
 export function verifyToken(store: Store, token: string | undefined, clock?: Clock): User | null {
   if (!token || !TOKEN_PATTERN.test(token)) return null;
   const now = clock?.now() ?? new Date();
-  const row = store.db
-    .select({ user: users, id: tokens.id })
-    .from(tokens)
-    .innerJoin(users, eq(users.id, tokens.userId))
-    .where(and(eq(tokens.fingerprint, fingerprint(token)), isNull(tokens.revokedAt), or(isNull(tokens.expiresAt), gt(tokens.expiresAt, now.toISOString()))))
-    .get();
+  let lookup = lookups.get(store);
+  if (!lookup) lookups.set(store, (lookup = prepareLookup(store)));
+  const row = lookup.get({ fingerprint: fingerprint(token), now: now.toISOString() });
   if (!row) return null;
   stampUse(store, row.id, now);
   return row.user;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseUciLine, SearchCollector, type SearchResult, type UciMessage } from './uciParser.js';
 
@@ -54,10 +55,16 @@ export class UciEngine {
     proc.stdin.on('error', () => fail('engine stdin closed'));
   }
 
+  /** The engine's OS process id (for its priority and CPU accounting). */
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
   static async start(spec: EngineSpec, timeoutMs = 30_000): Promise<UciEngine> {
     const proc = spec.path
       ? spawn(spec.path, [], { stdio: 'pipe' })
       : spawn(process.execPath, [bundledEnginePath()], { stdio: 'pipe' });
+    lowerPriority(proc.pid);
     const engine = new UciEngine(proc);
     try {
       let idName = '';
@@ -174,5 +181,21 @@ export class UciEngine {
     const timer = setTimeout(() => this.kill(), 2000);
     await gone;
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Reviews are background work: at nice 10 an engine competing with the server for a core gets about
+ * a tenth of it (Linux CFS weights 110 against 1024), so reads stay fast while both cores review,
+ * yet reviews still progress on a machine other work keeps busy (at 19 they would all but stop).
+ * Best effort: a platform that refuses (or a process already gone) leaves the engine at normal priority.
+ */
+export const ENGINE_NICE = 10;
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, ENGINE_NICE);
+  } catch {
+    // Not permitted or not supported: the review still runs.
   }
 }

@@ -6,6 +6,7 @@ import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillM
 import { healthRouter } from './health.js';
 import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restRouter } from './rest.js';
+import { staticDocument } from './staticDocument.js';
 import { shareRouter } from './sharePage.js';
 
 export interface HttpOptions {
@@ -22,37 +23,22 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.set('query parser', 'simple');
   app.set('json spaces', 0);
   const base = opts.baseUrl.replace(/\/$/, '');
-  // Documents are pure functions of the registry: build them once.
-  const openapi = buildOpenApi(tools, base);
-  const catalog = apiCatalog(base);
-  const card = serverCard(tools, base);
-  const skills = agentSkillsIndex(tools, base);
-  const skill = coachSkillMd(tools, base);
-  const llms = llmsTxt(tools, base);
-  const auth = authMd(base);
-
-  // Discovery documents change only with a new version of the server: caches may keep them a few minutes
-  // and revalidate with the ETag express computes from the body (If-None-Match → 304).
-  const DISCOVERY = ['/', '/openapi.json', '/llms.txt', '/auth.md'];
-  app.use((req, res, next) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && (DISCOVERY.includes(req.path) || req.path.startsWith('/.well-known/'))) {
-      res.set('Cache-Control', 'public, max-age=300, must-revalidate');
-    }
-    next();
-  });
-  app.get('/openapi.json', (_req, res) => res.json(openapi));
-  const catalogHandler = (req: Request, res: Response) => {
-    res.set('Link', apiCatalogLinkHeader(base)).type('application/linkset+json');
-    if (req.method === 'HEAD') return res.status(200).end();
-    res.send(JSON.stringify(catalog));
-  };
-  app.head('/.well-known/api-catalog', catalogHandler);
-  app.get('/.well-known/api-catalog', catalogHandler);
-  app.get('/.well-known/mcp.json', (_req, res) => res.json(card));
-  app.get('/.well-known/agent-skills/index.json', (_req, res) => res.json(skills));
-  app.get('/.well-known/agent-skills/chess-footprint-coach/SKILL.md', (_req, res) => res.type('text/markdown; charset=utf-8').send(skill));
-  app.get('/llms.txt', (_req, res) => res.type('text/markdown; charset=utf-8').send(llms));
-  app.get('/auth.md', (_req, res) => res.type('text/markdown; charset=utf-8').send(auth));
+  // Documents are pure functions of the registry and the base URL: built and encoded once, at start.
+  const json = 'application/json; charset=utf-8';
+  const markdown = 'text/markdown; charset=utf-8';
+  const documents: Array<[string, ReturnType<typeof staticDocument>]> = [
+    ['/openapi.json', staticDocument(json, buildOpenApi(tools, base))],
+    ['/.well-known/api-catalog', staticDocument('application/linkset+json', apiCatalog(base), { Link: apiCatalogLinkHeader(base) })],
+    ['/.well-known/mcp.json', staticDocument(json, serverCard(tools, base))],
+    ['/.well-known/agent-skills/index.json', staticDocument(json, agentSkillsIndex(tools, base))],
+    ['/.well-known/agent-skills/chess-footprint-coach/SKILL.md', staticDocument(markdown, coachSkillMd(tools, base))],
+    ['/llms.txt', staticDocument(markdown, llmsTxt(tools, base))],
+    ['/auth.md', staticDocument(markdown, authMd(base))],
+  ];
+  for (const [path, handler] of documents) {
+    app.get(path, handler);
+    app.head(path, handler);
+  }
   app.get('/', (_req, res) =>
     res.set('Link', apiCatalogLinkHeader(base)).json({
       name: 'chess-footprint',

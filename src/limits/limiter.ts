@@ -1,6 +1,7 @@
 import { ApiError, Messages, rateLimited } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { Statement } from 'better-sqlite3';
 import type { Store } from '../store/db.js';
 import type { Family } from './buckets.js';
 
@@ -20,17 +21,34 @@ export interface Limiter {
  * requests (REST and MCP, several processes on one store) never overspend a bucket.
  * A bucket holds `limit` tokens and refills continuously at limit/window.
  * Any failure to read or write the bucket fails closed: 503, and the request does nothing.
+ *
+ * Bucket writes commit with synchronous=NORMAL instead of the store's FULL: in WAL mode that skips
+ * the fsync of every commit (which cost more than the rest of a read), while each commit is still
+ * in the WAL before the next transaction starts, so other processes see it and a crashed process
+ * loses nothing. Only a power loss can drop the last few bucket levels, which refills those buckets
+ * a little early: acceptable for a rate limit, never for acknowledged data, hence only here.
  */
 export function storeLimiter(store: Store, config: Config, clock: Clock): Limiter {
   const rules = config.rateLimits;
   if (rules === 'off') {
     return { take: () => {}, refund: () => {}, enabled: false };
   }
-  const select = () => store.sqlite.prepare('SELECT tokens, updated_at_ms AS updatedAtMs FROM rate_buckets WHERE key = ?');
-  const upsert = () =>
-    store.sqlite.prepare(
-      'INSERT INTO rate_buckets (key, tokens, updated_at_ms) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET tokens = excluded.tokens, updated_at_ms = excluded.updated_at_ms',
-    );
+  const storeBusyMs = Number(store.sqlite.pragma('busy_timeout', { simple: true }));
+  // Prepared on first use (and again if the store's schema changed under them).
+  let statements: { select: Statement; upsert: Statement; relaxed: Statement; full: Statement; busyShort: Statement; busyStore: Statement } | null = null;
+  const prepared = () =>
+    (statements ??= {
+      select: store.sqlite.prepare('SELECT tokens, updated_at_ms AS updatedAtMs FROM rate_buckets WHERE key = ?'),
+      upsert: store.sqlite.prepare(
+        'INSERT INTO rate_buckets (key, tokens, updated_at_ms) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET tokens = excluded.tokens, updated_at_ms = excluded.updated_at_ms',
+      ),
+      relaxed: store.sqlite.prepare('PRAGMA synchronous = NORMAL'),
+      full: store.sqlite.prepare('PRAGMA synchronous = FULL'),
+      busyShort: store.sqlite.prepare(`PRAGMA busy_timeout = ${LIMITER_BUSY_MS}`),
+      busyStore: store.sqlite.prepare(`PRAGMA busy_timeout = ${storeBusyMs}`),
+    });
+  const select = () => prepared().select;
+  const upsert = () => prepared().upsert;
 
   function level(key: string, family: Family, nowMs: number): number {
     const rule = rules === 'off' ? undefined : rules[family];
@@ -44,16 +62,26 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   // better-sqlite3 waits for a lock synchronously, so the store's busy_timeout (5 s) would freeze every
   // request of the process while another connection holds the write lock. The limiter waits briefly
   // instead and, unable to decide, fails closed (503): one held lock never stalls unrelated requests.
-  const storeBusyMs = Number(store.sqlite.pragma('busy_timeout', { simple: true }));
   function guarded<T>(fn: () => T): T {
     try {
-      store.sqlite.pragma(`busy_timeout = ${LIMITER_BUSY_MS}`);
-      return store.sqlite.transaction(fn).immediate();
+      prepared().busyShort.run();
+      // Inside a caller's transaction the bucket write is part of that commit, at its durability.
+      if (store.sqlite.inTransaction) return store.sqlite.transaction(fn).immediate();
+      const s = prepared();
+      // better-sqlite3 is synchronous: no other statement of this connection runs before FULL is back.
+      s.relaxed.run();
+      try {
+        return store.sqlite.transaction(fn).immediate();
+      } finally {
+        s.full.run();
+      }
     } catch (err) {
       if (err instanceof ApiError) throw err;
+      statements = null;
       throw new ApiError(503, Messages.limiterUnavailable);
     } finally {
-      store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
+      if (statements) statements.busyStore.run();
+      else store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
     }
   }
 

@@ -7,6 +7,8 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { games, pgns } from '../store/schema/index.js';
 import type { GameRow } from './gameWriter.js';
 import { reviewSummaryFor } from './gameReview.js';
+import { memoByOwner } from './ownerMemo.js';
+import { ownerStamp } from '../store/ownerStamps.js';
 
 const effectiveAccuracy = sql`coalesce(${games.platformAccuracy}, ${games.reviewAccuracy})`;
 
@@ -45,8 +47,16 @@ export function toSummary(row: GameRow): GameSummary {
   };
 }
 
-/** Spec 4.2: every filter and sort of the games list, scoped to the owner. */
+/**
+ * Spec 4.2: every filter and sort of the games list, scoped to the owner. A page is kept per version
+ * of the owner's games (ownerMemo.ts): an agent paging, or asking again, reads it from memory until a
+ * game changes. The input is the whole key (it holds no dates relative to today).
+ */
 export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
+  return memoByOwner(ctx.store, ctx.user.id, `list_games ${JSON.stringify(input)}`, () => computeListGames(ctx, input));
+}
+
+function computeListGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
   const conds: SQL[] = [eq(games.userId, ctx.user.id)];
   if (input.provider) conds.push(inArray(games.provider, input.provider));
   if (input.result) conds.push(inArray(games.result, input.result));
@@ -74,11 +84,13 @@ export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
     conds.push(or(like(games.opponent, p), like(games.opening, p), like(games.event, p), like(games.eco, p))!);
   }
   const where = and(...conds);
-  // Unfiltered, SQLite would count over the widest covering index (the SAN mainline); the narrow one is 10× smaller.
+  // The owner's game count is kept by triggers; a filtered count is kept per version of their games,
+  // so paging through one filter counts it once.
+  const filterKey = JSON.stringify([input.provider, input.result, input.colour, input.timeClass, from, to, input.movesMin, input.movesMax, input.opening, input.opponent, line, input.q]);
   const total =
     conds.length === 1
-      ? (ctx.store.sqlite.prepare('SELECT count(*) AS n FROM games INDEXED BY games_user_played WHERE user_id = ?').get(ctx.user.id) as { n: number }).n
-      : (ctx.store.db.select({ n: count() }).from(games).where(where).get()?.n ?? 0);
+      ? ownerStamp(ctx.store, ctx.user.id).games
+      : memoByOwner(ctx.store, ctx.user.id, `list_games.total ${filterKey}`, () => ctx.store.db.select({ n: count() }).from(games).where(where).get()?.n ?? 0);
   const pageCount = Math.max(1, Math.ceil(total / GAMES_PAGE_SIZE));
   const page = input.page > pageCount ? 1 : input.page;
   const order =
@@ -92,13 +104,22 @@ export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
             desc(games.playedAt),
             desc(games.id),
           ];
-  const rows = ctx.store.db
-    .select()
+  // The page is chosen on narrow data (the covering indexes of schema/games.ts hold every filter and
+  // sort column), and only its 50 wide rows are read: sorting thousands of whole rows (moves, clocks)
+  // to keep 50 was most of a filtered list's time.
+  const rowid = sql`${games}.rowid`;
+  const chosen = ctx.store.db
+    .select({ rowid })
     .from(games)
     .where(where)
     .orderBy(...order)
     .limit(GAMES_PAGE_SIZE)
-    .offset((page - 1) * GAMES_PAGE_SIZE)
+    .offset((page - 1) * GAMES_PAGE_SIZE);
+  const rows = ctx.store.db
+    .select()
+    .from(games)
+    .where(inArray(rowid, chosen))
+    .orderBy(...order)
     .all();
   return {
     filters: {

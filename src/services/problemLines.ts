@@ -1,6 +1,7 @@
 import type { ProblemLines } from '../../schemas/aggregates.js';
 import type { PersonalCtx } from '../context.js';
 import type { Store } from '../store/db.js';
+import { memoByOwner } from './ownerMemo.js';
 import { STATS_CAP } from './stats.js';
 
 export const MIN_PLIES = 6;
@@ -134,7 +135,12 @@ function baselineCounts(colour: 'white' | 'black', games: readonly LineGame[]) {
   };
 }
 
+/** Kept per version of the owner's games: the 10,000-game trie is built once after each change (ownerMemo.ts). */
 export function problemLines(ctx: PersonalCtx): ProblemLines {
+  return memoByOwner(ctx.store, ctx.user.id, 'get_problem_lines', () => computeProblemLines(ctx));
+}
+
+function computeProblemLines(ctx: PersonalCtx): ProblemLines {
   const games = loadLineGames(ctx.store, ctx.user.id);
   const lines = [...problemLinesOf('white', games).lines, ...problemLinesOf('black', games).lines]
     .sort((a, b) => b.struggleIndex - a.struggleIndex || b.plies - a.plies)

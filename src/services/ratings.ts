@@ -2,6 +2,7 @@ import type { RatingLine, RatingLines, RatingsInput } from '../../schemas/aggreg
 import { STAT_TIME_CLASSES, SYNCED_PROVIDERS, type StatTimeClass, type SyncedProvider } from '../../schemas/common.js';
 import type { PersonalCtx } from '../context.js';
 import type { Store } from '../store/db.js';
+import { memoByOwner } from './ownerMemo.js';
 import { isoDate, rangeStart, statTimeClass } from './stats/window.js';
 
 /** A rating series longer than this is evenly thinned (spec section 8). */
@@ -119,8 +120,14 @@ export function ratingLinesFor(store: Store, userId: string, q: RatingQuery): Ra
   return lines;
 }
 
+/** Kept per version of the owner's games and rating points (and today's date): see ownerMemo.ts. */
 export function ratingProgress(ctx: PersonalCtx, input: RatingsInput): RatingLines {
   const now = ctx.clock.now();
+  const key = `get_rating_progress ${isoDate(now)} ${JSON.stringify(input)}`;
+  return memoByOwner(ctx.store, ctx.user.id, key, () => computeRatingProgress(ctx, input, now));
+}
+
+function computeRatingProgress(ctx: PersonalCtx, input: RatingsInput, now: Date): RatingLines {
   const from = rangeStart(input.range, now);
   const q: RatingQuery = { providers: input.provider ?? null, timeClasses: input.timeClass ?? null, from, toExclusive: null };
   const lines = ratingLinesFor(ctx.store, ctx.user.id, q);

@@ -1,5 +1,6 @@
 import type { Stats, StatsInput } from '../../schemas/aggregates.js';
 import type { PersonalCtx } from '../context.js';
+import { memoByOwner } from './ownerMemo.js';
 import * as b from './stats/blocks.js';
 import { countGames, loadStatGames } from './stats/load.js';
 import { isoDate, rangeStart } from './stats/window.js';
@@ -7,9 +8,20 @@ import { isoDate, rangeStart } from './stats/window.js';
 /** Aggregates cover at most this many of the most recent games in the window (spec section 8). */
 export const STATS_CAP = 10_000;
 
+/**
+ * Every block is a function of the window's games alone (and of today's date, through the window), so
+ * the whole answer is kept per version of the owner's games: the 10,000-game load and the blocks run
+ * once after each change, not on every read. A block that needs the clock more finely than the date
+ * must not be added inside this memo.
+ */
 export function chessStats(ctx: PersonalCtx, input: StatsInput): Stats {
   const now = ctx.clock.now();
   const from = rangeStart(input.range, now);
+  const key = `get_chess_stats ${isoDate(now)} ${from} ${JSON.stringify(input)}`;
+  return memoByOwner(ctx.store, ctx.user.id, key, () => computeStats(ctx, input, now, from));
+}
+
+function computeStats(ctx: PersonalCtx, input: StatsInput, now: Date, from: string | null): Stats {
   const query = {
     providers: input.provider ?? null,
     timeClasses: input.timeClass ?? null,

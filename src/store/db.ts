@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { loadSecretKey, SECRET_KEY_FILE } from './secretKey.js';
 import { migrationsDir } from '../paths.js';
 import { ensurePrivateDir, ensurePrivateFile, type Log } from './privateFiles.js';
+import { installOwnerStamps } from './ownerStamps.js';
 import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -40,6 +41,7 @@ export function openStore(file: string, opts: { log?: Log } = {}): Store {
   sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
+  installOwnerStamps(sqlite);
   // Keeps the planner's statistics fresh (cheap; only tables that changed a lot are re-analysed).
   sqlite.pragma('optimize = 0x10002');
   return { db, sqlite, key, close: () => sqlite.close() };

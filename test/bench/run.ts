@@ -6,7 +6,8 @@ import { formatTable, type BenchTable } from './table.js';
  * Modules are listed here explicitly; each exports `run(): Promise<BenchTable[]>`.
  */
 const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>> = {
-  http: () => import('./http.js'),
+  scale: () => import('./scale.js'),
+  breakdown: () => import('./breakdown.js'),
   pairing: () => import('./pairing.js'),
   stats: () => import('./stats.js'),
   sync: () => import('./sync.js'),

@@ -1,16 +1,18 @@
-// Child process of the HTTP benchmark: the real server on a bench store, plus a trivial express
-// route in the same app as the baseline. Prints its URL on stdout.
+// Child process of the HTTP benchmarks: the real server on a bench store, plus a trivial express
+// route in the same app as the baseline. Prints one JSON line when listening: its URL and how long
+// opening the store and building the app took. No background work (reviews, sync) runs here.
 import express from 'express';
 import { createAppDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { listen } from '../../src/http/listen.js';
 import { tools } from '../../tools/index.js';
 
+const started = performance.now();
 const dataDir = process.argv[2];
-const deps = createAppDeps(loadConfig({ dataDir }, { ...process.env, CFP_RATE_LIMITS: 'off' }));
+const deps = createAppDeps(loadConfig({ dataDir }, { ...process.env, CFP_RATE_LIMITS: process.env.CFP_RATE_LIMITS ?? 'off' }));
 const trivial = express.Router().get('/bench/trivial', (_req, res) => {
   res.json({ ok: true });
 });
 const server = await listen(tools, deps, { host: '127.0.0.1', port: 0, extraRouters: [trivial] });
-console.log(server.url);
+console.log(JSON.stringify({ url: server.url, startMs: performance.now() - started }));
 process.on('SIGTERM', () => process.exit(0));

@@ -105,19 +105,43 @@ async function importRun(n: number) {
   return { ...m, stored: m.value.imported };
 }
 
-export async function run(): Promise<BenchTable[]> {
+export interface SyncRun {
+  source: string;
+  games: number;
+  stored: number;
+  seconds: number;
+  rate: number;
+  rssMb: number;
+  heapMb: number;
+}
+
+/** Each source at each size, on a fresh store (also used by the scale suite). */
+export async function syncRuns(sizes: readonly number[]): Promise<SyncRun[]> {
   openingTable(); // loaded once per process; not part of any run
-  const rows: Array<Array<string | number>> = [];
-  for (const [name, fn] of [
+  const out: SyncRun[] = [];
+  for (const [source, fn] of [
     ['lichess NDJSON stream', lichessRun],
     ['chess.com monthly archives', chesscomRun],
     ['PGN file import', importRun],
   ] as const) {
-    for (const n of SIZES) {
+    for (const n of sizes) {
       const r = await fn(n);
-      rows.push([name, n, r.stored, Number(r.seconds.toFixed(2)), Math.round(r.stored / r.seconds), Number(r.rssMb.toFixed(1)), Number(r.heapMb.toFixed(1))]);
+      out.push({ source, games: n, stored: r.stored, seconds: r.seconds, rate: r.stored / r.seconds, rssMb: r.rssMb, heapMb: r.heapMb });
     }
   }
+  return out;
+}
+
+export async function run(): Promise<BenchTable[]> {
+  const rows = (await syncRuns(SIZES)).map((r) => [
+    r.source,
+    r.games,
+    r.stored,
+    Number(r.seconds.toFixed(2)),
+    Math.round(r.rate),
+    Number(r.rssMb.toFixed(1)),
+    Number(r.heapMb.toFixed(1)),
+  ]);
   return [
     {
       title: 'Sync and import throughput (local fixture server, fresh store per run)',

@@ -216,4 +216,22 @@ describe('discovery documents', () => {
     for (const t of tools) expect(llms).toContain(`[${t.name}]`);
     expect((await rest(server.url, '/auth.md')).body).toContain('token revoke');
   });
+
+  test('documents carry a strong ETag: the same bytes each time, 304 for a client that holds them', async () => {
+    for (const path of ['/openapi.json', '/llms.txt', '/.well-known/mcp.json', '/.well-known/api-catalog']) {
+      const a = await fetch(server.url + path);
+      const b = await fetch(server.url + path);
+      const etag = a.headers.get('etag');
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(b.headers.get('etag')).toBe(etag);
+      expect(Buffer.from(await b.arrayBuffer()).equals(Buffer.from(await a.arrayBuffer()))).toBe(true);
+      const held = await fetch(server.url + path, { headers: { 'if-none-match': etag! } });
+      expect(held.status).toBe(304);
+      expect(await held.text()).toBe('');
+      const other = await fetch(server.url + path, { headers: { 'if-none-match': '"something-else"' } });
+      expect(other.status).toBe(200);
+    }
+    const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string };
+    expect(spec.openapi).toMatch(/^3\.1/);
+  });
 });

@@ -58,6 +58,18 @@ describe('token buckets in the store', () => {
     expect(res).toMatchObject({ status: 503, body: { error: Messages.limiterUnavailable } });
   });
 
+  test('bucket writes skip the fsync, but the store stays synchronous=FULL for everything else', async () => {
+    app = makeTestApp({ env: { CFP_RATE_LIMITS: 'personal:3/60' } });
+    const { token } = app.addUser();
+    const level = () => app.deps.store.sqlite.pragma('synchronous', { simple: true });
+    expect(level()).toBe(2); // FULL
+    expect((await app.call(tool('get_profile'), {}, token)).status).toBe(200);
+    for (let i = 0; i < 3; i += 1) await app.call(tool('get_profile'), {}, token);
+    expect(level()).toBe(2); // back to FULL after a take and after a refusal
+    const row = app.deps.store.sqlite.prepare('SELECT tokens FROM rate_buckets').get() as { tokens: number };
+    expect(row.tokens).toBeLessThan(1); // the takes were committed
+  });
+
   test('CFP_RATE_LIMITS=off disables every bucket', async () => {
     app = makeTestApp({ env: { CFP_RATE_LIMITS: 'off' } });
     expect(app.deps.limiter.enabled).toBe(false);

@@ -54,10 +54,12 @@ export const games = sqliteTable(
   },
   (t) => [
     uniqueIndex('games_source').on(t.userId, t.provider, t.sourceId),
-    index('games_user_played').on(t.userId, t.playedAt),
+    // id breaks ties in the list's date order, so the first page is read straight off this index.
+    index('games_user_played').on(t.userId, t.playedAt, t.id),
     index('games_user_provider_played').on(t.userId, t.provider, t.playedAt),
     index('games_moves_key').on(t.movesKey),
-    // Covers the list filters, counts and accuracy sorts, so they never read the wide rows (moves, clocks).
+    // Covers the list filters, counts and accuracy sorts (id is the last tie-break), so choosing a page
+    // never reads the wide rows (moves, clocks): only the 50 chosen are read (src/services/games.ts).
     index('games_user_filters').on(
       t.userId,
       t.provider,
@@ -72,8 +74,10 @@ export const games = sqliteTable(
       t.opponent,
       t.eco,
       t.event,
+      t.id,
     ),
-    // lineMoves filters are a range on the SAN mainline (src/services/games.ts).
-    index('games_user_san').on(t.userId, t.sanMoves),
+    // lineMoves filters are a range on the SAN mainline (src/services/games.ts); date and id let the
+    // page be chosen from the index alone.
+    index('games_user_san').on(t.userId, t.sanMoves, t.playedAt, t.id),
   ],
 );

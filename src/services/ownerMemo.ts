@@ -1,0 +1,35 @@
+import type { Store } from '../store/db.js';
+import { ownerStamp } from '../store/ownerStamps.js';
+
+/** Results kept per store; the least recently used go first. */
+const MAX_ENTRIES = 256;
+const memos = new WeakMap<Store, Map<string, { version: number; value: unknown }>>();
+
+/**
+ * A result derived from the owner's whole history (aggregates over 10,000 games, totals of a
+ * filtered list), computed once per version of their data and served from memory until any of their
+ * games or rating points change, in this process or another (the version is kept by triggers).
+ * The version is read before computing, so a write that lands during the computation only makes
+ * the next read compute again; a stale result is never served.
+ *
+ * `key` must name everything else the result depends on (the input, and today's date if the result
+ * uses the clock). Values are shared between callers: treat them as read-only.
+ */
+export function memoByOwner<T>(store: Store, userId: string, key: string, compute: () => T): T {
+  const { version } = ownerStamp(store, userId);
+  let memo = memos.get(store);
+  if (!memo) memos.set(store, (memo = new Map()));
+  const k = `${userId}\u0000${key}`;
+  const hit = memo.get(k);
+  if (hit) {
+    memo.delete(k);
+    if (hit.version === version) {
+      memo.set(k, hit);
+      return hit.value as T;
+    }
+  }
+  const value = compute();
+  memo.set(k, { version, value });
+  if (memo.size > MAX_ENTRIES) memo.delete(memo.keys().next().value!);
+  return value;
+}

@@ -1,0 +1,64 @@
+import type Database from 'better-sqlite3';
+import type { Store } from './db.js';
+
+/**
+ * Triggers that keep `owner_stamps` (schema/ownerStamps.ts) right for every writer, whatever the
+ * code path or process: sync, imports, attach, reviews copying accuracy back, cascading deletes.
+ * Deletes and updates only UPDATE the row, so a cascade from a deleted user never re-inserts it.
+ */
+const TRIGGERS: Record<string, string> = {
+  owner_stamps_game_insert: `AFTER INSERT ON games BEGIN
+    INSERT INTO owner_stamps (user_id, games, version) VALUES (new.user_id, 1, 1)
+      ON CONFLICT(user_id) DO UPDATE SET games = games + 1, version = version + 1;
+  END`,
+  owner_stamps_game_delete: `AFTER DELETE ON games BEGIN
+    UPDATE owner_stamps SET games = games - 1, version = version + 1 WHERE user_id = old.user_id;
+  END`,
+  owner_stamps_game_update: `AFTER UPDATE ON games BEGIN
+    UPDATE owner_stamps SET version = version + 1 WHERE user_id = old.user_id;
+  END`,
+  owner_stamps_rating_insert: `AFTER INSERT ON rating_points BEGIN
+    INSERT INTO owner_stamps (user_id, games, version) VALUES (new.user_id, 0, 1)
+      ON CONFLICT(user_id) DO UPDATE SET version = version + 1;
+  END`,
+  owner_stamps_rating_update: `AFTER UPDATE ON rating_points BEGIN
+    UPDATE owner_stamps SET version = version + 1 WHERE user_id = old.user_id;
+  END`,
+  owner_stamps_rating_delete: `AFTER DELETE ON rating_points BEGIN
+    UPDATE owner_stamps SET version = version + 1 WHERE user_id = old.user_id;
+  END`,
+};
+
+/**
+ * Installs the triggers the first time a store is opened with this code, counting every owner's
+ * games in the same transaction so the counts start right. Later opens only check the catalogue.
+ */
+export function installOwnerStamps(sqlite: Database.Database): void {
+  const names = Object.keys(TRIGGERS);
+  const have = sqlite
+    .prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN (${names.map(() => '?').join(',')})`)
+    .get(...names) as { n: number };
+  if (have.n === names.length) return;
+  sqlite.transaction(() => {
+    for (const [name, body] of Object.entries(TRIGGERS)) {
+      sqlite.exec(`DROP TRIGGER IF EXISTS ${name}; CREATE TRIGGER ${name} ${body};`);
+    }
+    sqlite.exec(`INSERT INTO owner_stamps (user_id, games, version)
+      SELECT id, (SELECT count(*) FROM games WHERE games.user_id = users.id), 1 FROM users WHERE true
+      ON CONFLICT(user_id) DO UPDATE SET games = excluded.games, version = version + 1`);
+  }).immediate();
+}
+
+export interface OwnerStamp {
+  games: number;
+  version: number;
+}
+
+const reads = new WeakMap<Store, Database.Statement>();
+
+/** The owner's game count and data version: one primary-key read. */
+export function ownerStamp(store: Store, userId: string): OwnerStamp {
+  let read = reads.get(store);
+  if (!read) reads.set(store, (read = store.sqlite.prepare('SELECT games, version FROM owner_stamps WHERE user_id = ?')));
+  return (read.get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0 };
+}

@@ -1,0 +1,222 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UciEngine } from '../../src/engine/uciEngine.js';
+import { packageRoot } from '../../src/paths.js';
+import { openStore, storeFile } from '../../src/store/db.js';
+import { buildBenchStore } from './benchStore.js';
+import { load, type LoadResult } from './loadgen.js';
+import { syncRuns } from './sync.js';
+import type { BenchTable } from './table.js';
+
+/**
+ * `npm run bench scale`: every target of issue 13 in one table, each against a bare express route
+ * answered by the same server process in the same run (the machine may be shared: the ratios are
+ * the figures, absolute rates move with the load average). The server runs in its own process
+ * without background work (no reviews, no sync); this process generates the load.
+ * CFP_BENCH_SIZES=10000 runs one size; CFP_BENCH_PARTS=http,sync,start picks parts.
+ */
+const SIZES = (process.env.CFP_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const PARTS = new Set((process.env.CFP_BENCH_PARTS ?? 'http,sync,start').split(','));
+const REQUESTS = Number(process.env.CFP_BENCH_REQUESTS ?? 3000);
+const CONCURRENCY = 10;
+
+type Row = [string, string, string, string, string];
+const pct = (x: number) => `${Math.round(x)}%`;
+const ms = (x: number) => (x >= 10 ? x.toFixed(0) : x.toFixed(2));
+const ok = (met: boolean) => (met ? 'yes' : 'NO');
+
+function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string; startMs: number; wallMs: number }> {
+  const t = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'serveBench.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+    child.stdout!.once('data', (d: Buffer) => {
+      const { url, startMs } = JSON.parse(d.toString().trim().split('\n')[0]) as { url: string; startMs: number };
+      resolve({ child, url, startMs, wallMs: performance.now() - t });
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Peak resident memory of a process (VmHWM), MB. */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function httpRows(size: number, rows: Row[]): Promise<void> {
+  const { dataDir, token, userId } = await buildBenchStore(size);
+  const side = openStore(storeFile(dataDir));
+  // Unreviewed games with moves: get_game on a reviewed game is the review summary's business (issue 10).
+  const ids = (
+    side.sqlite
+      .prepare(
+        `SELECT id FROM games g WHERE user_id = ? AND san_moves IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.moves_key = g.moves_key) ORDER BY random() LIMIT 500`,
+      )
+      .all(userId) as Array<{ id: string }>
+  ).map((r) => r.id);
+  const server = await startServer(dataDir);
+  const label = `${size.toLocaleString('en')} games`;
+  try {
+    let i = 0;
+    const run = (path: () => string, requests = REQUESTS) => load(server.url, path, { requests, concurrency: CONCURRENCY, token });
+    await run(() => '/bench/trivial', 1000); // warm-up (JIT, connections)
+    const bare = await run(() => '/bench/trivial');
+    rows.push([label, 'bare express route (baseline)', `${Math.round(bare.rps)} req/s, p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms`, '-', '-']);
+    const vsBare = (name: string, r: LoadResult, share: number, p99?: number) => {
+      const ratio = (100 * r.rps) / bare.rps;
+      const met = ratio >= share && (p99 === undefined || r.p99 <= p99) && r.failures === 0;
+      rows.push([
+        label,
+        name,
+        `${Math.round(r.rps)} req/s = ${pct(ratio)} of bare, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms${r.failures ? `, ${r.failures} non-200` : ''}`,
+        `≥ ${share}%${p99 === undefined ? '' : `, p99 ≤ ${p99} ms`}`,
+        ok(met),
+      ]);
+    };
+    const list = [
+      ['list_games page 1', () => '/api/v1/me/games'],
+      ['list_games filtered', () => '/api/v1/me/games?provider=siteA,siteB&result=loss&timeClass=blitz&opening=Sicilian&sort=accuracy-desc'],
+      ['list_games lineMoves', () => `/api/v1/me/games?lineMoves=${encodeURIComponent('e4 c5 Nf3 d6')}&page=2`],
+    ] as const;
+    for (const [name, path] of list) vsBare(name, await run(path), 50, 20);
+    const reads = [
+      ['get_profile', () => '/api/v1/me'],
+      ['get_game (not reviewed)', () => `/api/v1/me/games/${ids[i++ % ids.length]}`],
+      ['list_study_games', () => '/api/v1/me/study'],
+      ['get_coaching_state', () => '/api/v1/me/coaching/state'],
+      ['list_saved_positions', () => '/api/v1/me/coaching/positions'],
+    ] as const;
+    for (const [name, path] of reads) vsBare(name, await run(path), 60);
+    for (const path of ['/openapi.json', '/llms.txt', '/.well-known/mcp.json']) vsBare(path, await run(() => path), 80);
+
+    // Aggregates: p50 of repeated reads, and of the first read after a write (another connection
+    // touches one game, as a sync in another process would), which recomputes.
+    const aggregates = [
+      ['get_chess_stats range=all', '/api/v1/me/stats?range=all'],
+      ['get_rating_progress range=all', '/api/v1/me/ratings?range=all'],
+      ['get_problem_lines', '/api/v1/me/problem-lines'],
+      ['list_games filtered', list[1][1]()],
+    ] as const;
+    const touch = side.sqlite.prepare('UPDATE games SET version = version + 1 WHERE rowid = (SELECT min(rowid) FROM games WHERE user_id = ?)');
+    for (const [name, path] of aggregates) {
+      // One call at a time: these rows are about the latency of a call, not queueing behind others.
+      const warm = await load(server.url, () => path, { requests: 200, concurrency: 1, token });
+      const cold: number[] = [];
+      for (let k = 0; k < 5; k += 1) {
+        touch.run(userId);
+        cold.push((await load(server.url, () => path, { requests: 1, concurrency: 1, token })).p50);
+      }
+      cold.sort((a, b) => a - b);
+      const target = name.startsWith('list_games') ? null : 30;
+      rows.push([
+        label,
+        `${name}: repeated / first after a write`,
+        `p50 ${ms(warm.p50)} ms / ${ms(cold[2])} ms (median of 5)${warm.failures ? `, ${warm.failures} non-200` : ''}`,
+        target ? `p50 ≤ ${target} ms` : '-',
+        target ? ok(warm.p50 <= target) : '-',
+      ]);
+    }
+
+    // Reviews on both cores: two engines searching without end at their (lowered) priority.
+    const engines = await Promise.all([0, 1].map(() => UciEngine.start({ path: null, threads: 1, hashMb: 16, multiPv: 1 })));
+    const searches = engines.map((e) => e.search('startpos', 2_000_000_000, 3_600_000).catch(() => null));
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      const bareBusy = await run(() => '/bench/trivial', 1000);
+      for (const [name, path] of [list[0], reads[1]] as const) {
+        const r = await run(path, 1000);
+        rows.push([
+          label,
+          `${name}, two engines reviewing`,
+          `p99 ${ms(r.p99)} ms, p50 ${ms(r.p50)} ms (bare route meanwhile: p99 ${ms(bareBusy.p99)} ms)`,
+          'p99 ≤ 50 ms',
+          ok(r.p99 <= 50 && r.failures === 0),
+        ]);
+      }
+    } finally {
+      await Promise.all(engines.map((e) => e.quit()));
+      await Promise.all(searches);
+    }
+
+    const rss = peakRssMb(server.child.pid!);
+    rows.push([label, 'server peak RSS after all of the above', `${rss.toFixed(0)} MB`, '≤ 250 MB', ok(rss <= 250)]);
+  } finally {
+    await stop(server.child);
+  }
+  // Restart to listening on this store: a second start of a server on it.
+  const again = await startServer(dataDir);
+  await stop(again.child);
+  rows.push([
+    label,
+    'restart to listening',
+    `${(again.startMs / 1000).toFixed(2)} s opening the store and building the app; ${(again.wallMs / 1000).toFixed(2)} s from spawn (with tsx)`,
+    size >= 100_000 ? '≤ 1.5 s' : '-',
+    size >= 100_000 ? ok(again.startMs <= 1500) : '-',
+  ]);
+  side.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** `serve --demo` on an empty data folder, to the "listening" line (demo seeding included). */
+async function firstStart(rows: Row[]): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cfp-bench-first-'));
+  const built = existsSync(join(packageRoot, 'dist/src/cli/index.js'));
+  const args = built
+    ? [join(packageRoot, 'bin/chess-footprint.js')]
+    : ['--import', 'tsx', '-e', `import('${join(packageRoot, 'src/cli/index.ts')}').then((m) => m.main(process.argv))`, '--'];
+  const t = performance.now();
+  const child = spawn(process.execPath, [...args, 'serve', '--demo', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const seconds = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('listening on')) resolve((performance.now() - t) / 1000);
+    });
+    child.once('exit', (code) => reject(new Error(`serve --demo exited (${code}) before listening`)));
+  });
+  await stop(child);
+  rmSync(dataDir, { recursive: true, force: true });
+  rows.push(['empty', `first \`serve --demo\` to listening (${built ? 'built dist' : 'tsx, no dist'})`, `${seconds.toFixed(1)} s`, '≤ 10 s', ok(seconds <= 10)]);
+}
+
+export async function run(): Promise<BenchTable[]> {
+  const load0 = loadavg()[0];
+  const rows: Row[] = [];
+  if (PARTS.has('http')) for (const size of SIZES) await httpRows(size, rows);
+  if (PARTS.has('sync')) {
+    for (const r of await syncRuns([10_000])) {
+      const target = r.source.startsWith('chess.com') ? 500 : 1000;
+      rows.push([
+        `${r.games.toLocaleString('en')} games`,
+        `sync: ${r.source}`,
+        `${Math.round(r.rate)} games/s, peak RSS growth ${r.rssMb.toFixed(0)} MB, heap ${r.heapMb.toFixed(0)} MB`,
+        `≥ ${target} games/s`,
+        ok(r.rate >= target),
+      ]);
+    }
+  }
+  if (PARTS.has('start')) await firstStart(rows);
+  return [
+    {
+      title: 'Performance at scale (issue 13): reads against a bare express route in the same run, sync, start',
+      columns: ['store', 'measure', 'result', 'target', 'met'],
+      rows,
+      notes: [
+        `1-minute load average: ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores; on a shared machine the rates drop, the ratios much less)`,
+        `${REQUESTS} requests per read row over ${CONCURRENCY} keep-alive connections (node:http), rate limits off, server in its own process without background work`,
+        'list_games pages and the aggregates are kept per version of the owner\'s data (src/services/ownerMemo.ts): "repeated" rows read them from memory, "first after a write" rows recompute',
+        'engines: two bundled Stockfish processes searching without end, at nice 10 (src/engine/uciEngine.ts)',
+      ],
+    },
+  ];
+}
