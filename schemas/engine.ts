@@ -29,8 +29,20 @@ export const StoredPosition = z.object({
   nodes: z.number().int(),
 });
 
+export const EngineIdentity = z
+  .object({
+    name: z.string(),
+    version: z.string(),
+    build: z
+      .enum(['full', 'lite', 'native'])
+      .optional()
+      .describe("Bundled WASM build (full or lite network) or a native binary; absent on reviews stored before builds were recorded"),
+    network: z.string().nullable().optional().describe("The NNUE file the engine loaded (its EvalFile default); absent on older reviews"),
+  })
+  .describe('The engine that made a review; reviews made with another build stay valid and carry their own');
+
 export const StoredAnalysis = z.object({
-  engine: z.object({ name: z.string(), version: z.string() }),
+  engine: EngineIdentity,
   budget: z.object({ nodesPerPosition: z.number().int(), multiPv: z.number().int() }),
   startFen: z.string(),
   movesUci: z.array(z.string()),
@@ -39,6 +51,7 @@ export const StoredAnalysis = z.object({
   analysedAt: z.string(),
 });
 export type EngineScore = z.infer<typeof EngineScore>;
+export type EngineIdentity = z.infer<typeof EngineIdentity>;
 export type EngineLine = z.infer<typeof EngineLine>;
 export type StoredPosition = z.infer<typeof StoredPosition>;
 export type StoredAnalysis = z.infer<typeof StoredAnalysis>;

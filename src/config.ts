@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ENGINE_BUILDS, parseEngineBuild } from './engine/builds.js';
 import { DEFAULT_BUCKETS, FAMILIES, type Family } from './limits/buckets.js';
 
 const BucketRule = z.object({ limit: z.number().int().positive(), windowSeconds: z.number().positive() });
@@ -21,7 +22,8 @@ export const ConfigSchema = z.object({
     userAgent: z.string(),
   }),
   engine: z.object({
-    path: z.string().nullable().describe('Native UCI binary; null runs the bundled WASM Stockfish'),
+    path: z.string().nullable().describe('Native UCI binary; null runs the bundled WASM Stockfish build'),
+    build: z.enum(ENGINE_BUILDS).describe('Bundled WASM build when no native binary is set: full (big network) or lite (small network)'),
     threads: z.number().int().positive(),
     hashMb: z.number().int().positive(),
     workers: z.number().int().positive(),
@@ -76,6 +78,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     },
     engine: {
       path: overrides.enginePath ?? env.CFP_STOCKFISH ?? null,
+      build: parseEngineBuild(env.CFP_ENGINE_BUILD),
       threads: Number(env.CFP_ENGINE_THREADS ?? 1),
       hashMb: Number(env.CFP_ENGINE_HASH_MB ?? 32),
       workers: Number(env.CFP_ENGINE_WORKERS ?? 2),

@@ -45,6 +45,7 @@ export function registerLibraryCommands(program: Command): void {
       if (slugs.length === 0) fail(opts.only ? `no library entry ${opts.only} with a game.pgn` : `no data/library/<slug>/game.pgn under ${root}`);
       const pool = new EnginePool({
         path: config.engine.path,
+        build: config.engine.build,
         threads: config.engine.threads,
         hashMb: config.engine.hashMb,
         // The same search as an in-app review, so library and personal accuracies compare like for like.

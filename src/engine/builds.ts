@@ -1,0 +1,54 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Which Stockfish a review runs, resolved in one place.
+ *
+ * The npm `stockfish` package (v19) ships two single-threaded WASM builds that run under node without
+ * SharedArrayBuffer: `full` (the standard big network, ~99 MB .wasm) and `lite` (a small network,
+ * ~1.8 MB). A native UCI binary (`--engine PATH` or CFP_STOCKFISH) always wins over either.
+ * The default is chosen by measurement: `npm run bench engine`, decision and figures in the README
+ * (engine section).
+ */
+export const ENGINE_BUILDS = ['full', 'lite'] as const;
+export type EngineBuild = (typeof ENGINE_BUILDS)[number];
+
+/** See the README's engine section for the measurement behind it. */
+export const DEFAULT_ENGINE_BUILD: EngineBuild = 'full';
+
+const BUILD_SCRIPTS: Record<EngineBuild, string> = {
+  full: 'stockfish/bin/stockfish-19-single.js',
+  lite: 'stockfish/bin/stockfish-19-lite-single.js',
+};
+
+/** What a review records about the engine that made it: a bundled build, or a native binary. */
+export type EngineKind = EngineBuild | 'native';
+
+export interface EngineChoice {
+  /** A native UCI binary; when null the bundled `build` runs under node. */
+  path: string | null;
+  build: EngineBuild;
+}
+
+export interface EngineCommand {
+  command: string;
+  args: string[];
+  kind: EngineKind;
+}
+
+export function bundledEnginePath(build: EngineBuild): string {
+  return createRequire(import.meta.url).resolve(BUILD_SCRIPTS[build]);
+}
+
+/** The process to spawn for a choice: the native binary as is, or node running the bundled build. */
+export function engineCommand(choice: EngineChoice): EngineCommand {
+  if (choice.path) return { command: choice.path, args: [], kind: 'native' };
+  return { command: process.execPath, args: [bundledEnginePath(choice.build)], kind: choice.build };
+}
+
+/** CFP_ENGINE_BUILD: unset means the default; anything else but full|lite is refused, naming the choices. */
+export function parseEngineBuild(raw: string | undefined): EngineBuild {
+  if (raw === undefined || raw === '') return DEFAULT_ENGINE_BUILD;
+  const v = raw.trim().toLowerCase();
+  if ((ENGINE_BUILDS as readonly string[]).includes(v)) return v as EngineBuild;
+  throw new Error(`CFP_ENGINE_BUILD: "${raw}" is not a build (expected ${ENGINE_BUILDS.join(' or ')})`);
+}
