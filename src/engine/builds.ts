@@ -35,6 +35,14 @@ export interface EngineCommand {
   kind: EngineKind;
 }
 
+/**
+ * How long a starting engine may take to answer `uci` and `isready`. The full build compiles a 99 MB
+ * WebAssembly module first: ~4 CPU-seconds, measured 36 s wall on a 2-core machine at load 20.
+ */
+export function startTimeoutMs(kind: EngineKind): number {
+  return kind === 'full' ? 120_000 : 30_000;
+}
+
 export function bundledEnginePath(build: EngineBuild): string {
   return createRequire(import.meta.url).resolve(BUILD_SCRIPTS[build]);
 }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { engineCommand, type EngineBuild, type EngineKind } from './builds.js';
+import { engineCommand, startTimeoutMs, type EngineBuild, type EngineKind } from './builds.js';
 import { parseUciLine, SearchCollector, type SearchResult, type UciMessage } from './uciParser.js';
 
 export interface EngineSpec {
@@ -57,8 +57,9 @@ export class UciEngine {
     proc.stdin.on('error', () => fail('engine stdin closed'));
   }
 
-  static async start(spec: EngineSpec, timeoutMs = 30_000): Promise<UciEngine> {
+  static async start(spec: EngineSpec, timeout?: number): Promise<UciEngine> {
     const cmd = engineCommand(spec);
+    const timeoutMs = timeout ?? startTimeoutMs(cmd.kind);
     const engine = new UciEngine(spawn(cmd.command, cmd.args, { stdio: 'pipe' }), cmd.kind);
     try {
       let idName = '';

@@ -20,7 +20,7 @@ import type { BenchTable } from './table.js';
  * test/fixtures/engine/review-positions.json searched at the budget, against native Stockfish at
  * 10× the budget (test/fixtures/engine/reference-native.json, remade by makeReference.ts):
  * same best move, and same classification of each move by the project's classifier (buildPlies).
- * Set CFP_BENCH_BUILDS=full or =lite to run one build only.
+ * Set CFP_BENCH_BUILDS=full or =lite to run one build only, CFP_BENCH_BUDGETS=n,… for other budgets.
  */
 const GAME = 'karpov-kasparov-1985-g16';
 
@@ -63,13 +63,15 @@ export async function run(): Promise<BenchTable[]> {
   const moves = g.plies.map((p) => p.uci);
   const only = process.env.CFP_BENCH_BUILDS?.split(',').filter(Boolean);
   const builds = ENGINE_BUILDS.filter((b) => !only || only.includes(b));
+  // CFP_BENCH_BUDGETS=5000 makes a quick smoke run (no reference at such budgets: agreement columns stay empty).
+  const budgets = process.env.CFP_BENCH_BUDGETS ? process.env.CFP_BENCH_BUDGETS.split(',').map(Number) : BUDGETS;
   const positions = set.stretches.reduce((n, s) => n + s.fens.length, 0);
   const rows: Array<Array<string | number>> = [];
   const loads: string[] = [];
 
   for (const build of builds) {
     const spec: EngineSpec = { path: null, build, threads: 1, hashMb: config.engine.hashMb, multiPv: BENCH_MULTIPV };
-    for (const nodes of BUDGETS) {
+    for (const nodes of budgets) {
       const load = loadavg()[0];
       const pool = new EnginePool({ ...spec, size: 2, nodesPerPosition: nodes });
       let game: { seconds: number; cpu: number | null; analysis: StoredAnalysis };
