@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { EngineIdentity } from '../../schemas/engine.js';
 
 /**
  * Which Stockfish a review runs, resolved in one place.
@@ -59,4 +60,13 @@ export function parseEngineBuild(raw: string | undefined): EngineBuild {
   const v = raw.trim().toLowerCase();
   if ((ENGINE_BUILDS as readonly string[]).includes(v)) return v as EngineBuild;
   throw new Error(`CFP_ENGINE_BUILD: "${raw}" is not a build (expected ${ENGINE_BUILDS.join(' or ')})`);
+}
+
+/**
+ * How a review names its engine: `Stockfish 19 WASM, full build, nn-1a298aa575a0.nnue`. Reviews stored
+ * before builds were recorded carry name and version only, and are named just so (still valid).
+ */
+export function engineLabel(engine: EngineIdentity): string {
+  const build = engine.build === 'native' ? 'native' : engine.build ? `${engine.build} build` : null;
+  return [`${engine.name} ${engine.version}`, build, engine.network].filter(Boolean).join(', ');
 }

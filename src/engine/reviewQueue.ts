@@ -5,6 +5,7 @@ import { analysisAccuracy } from '../chess/reviewAccuracy.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
 import { analyses, reviewJobs } from '../store/schema/index.js';
+import { engineLabel } from './builds.js';
 import type { Analyser } from './pool.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
@@ -176,7 +177,7 @@ export class ReviewQueue {
           .values({
             movesKey: job.movesKey,
             payload: JSON.stringify(analysis),
-            engine: `${analysis.engine.name} ${analysis.engine.version}`,
+            engine: engineLabel(analysis.engine),
             depth,
             nodesPerPosition: analysis.budget.nodesPerPosition,
             // One decimal, as shown everywhere; gameAccuracy itself stays exact for comparison with lichess.

@@ -8,6 +8,7 @@ import { CONVENTION_NOTES } from '../chess/evaluation.js';
 import { buildPlies, type AnalysedPly } from '../chess/plyAnalysis.js';
 import { medianDepth, parseStoredAnalysis } from '../chess/reviewSummary.js';
 import type { PersonalCtx } from '../context.js';
+import { engineLabel } from '../engine/builds.js';
 import { analyses } from '../store/schema/index.js';
 
 export type { GameRow };
@@ -67,7 +68,7 @@ export function nextStepFor(game: GameRow): string {
 export function provenance(a: AnalysedGame) {
   return {
     source: 'engine review by this service (stored engine output, recomputed deterministically)',
-    engineVersion: `${a.stored.engine.name} ${a.stored.engine.version}`,
+    engineVersion: engineLabel(a.stored.engine),
     depth: medianDepth(a.stored),
     analysedAt: a.row.analysedAt,
     generatedBy: 'deterministic' as const,

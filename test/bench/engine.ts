@@ -57,7 +57,6 @@ function loadReference(): ReferenceFile | null {
 export async function run(): Promise<BenchTable[]> {
   const config = loadConfig({}, {});
   const set = loadPositionSet();
-  const reference = loadReference();
   const native = referenceEnginePath();
   const g = parsePgn(readFileSync(`data/library/${GAME}/game.pgn`, 'utf8'));
   const moves = g.plies.map((p) => p.uci);
@@ -85,6 +84,8 @@ export async function run(): Promise<BenchTable[]> {
       const fixture = await searchStretches(spec, set.stretches, nodes, 2);
       const flat = fixture.results.flat();
       const searchedNodes = flat.reduce((a, p) => a + p.nodes, 0);
+      // Read per row: makeReference.ts may still be adding the larger budgets while the bench runs.
+      const reference = loadReference();
       const deep = reference?.searches[String(nodes * REFERENCE_FACTOR)] ?? null;
       let bestAgree: number | string = 'no reference';
       let labelAgree: number | string = 'no reference';
@@ -114,6 +115,7 @@ export async function run(): Promise<BenchTable[]> {
       console.error(`[bench engine] ${build} ${nodes}: game ${game.seconds.toFixed(1)} s, fixture ${fixture.wallSeconds.toFixed(0)} s`);
     }
   }
+  const reference = loadReference();
   const refNote = reference
     ? `reference: ${reference.engine.name} ${reference.engine.version} (${reference.engine.network ?? 'network not reported'}), native, 1 thread, MultiPV ${reference.settings.multiPv}, ${REFERENCE_FACTOR}× each budget; cached in ${REFERENCE_FILE} (made ${reference.madeAt}; remake: ${reference.command}${native ? '' : ' — needs a native Stockfish: none found now'})`
     : `no reference file ${REFERENCE_FILE}: agreement columns empty. ${native ? `Make it with npx tsx test/bench/engine/makeReference.ts (found ${native})` : 'No native Stockfish found either: set CFP_REFERENCE_ENGINE or install Debian package stockfish (/usr/games/stockfish), then run npx tsx test/bench/engine/makeReference.ts'}`;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { BENCH_MULTIPV, BUDGETS, REFERENCE_FACTOR, REFERENCE_HASH_MB } from './budgets.js';
 import { loadPositionSet } from './positions.js';
@@ -8,7 +8,8 @@ import { referenceEnginePath, searchStretches, type SearchedPosition } from './s
  * Remakes test/fixtures/engine/reference-native.json: native Stockfish's search of every fixture
  * position at REFERENCE_FACTOR × each bench budget (single thread, MultiPV 2, fresh hash per stretch).
  * Long (hundreds of CPU-seconds), hence cached in the fixture. Run:
- *   npx tsx test/bench/engine/makeReference.ts        (CFP_REFERENCE_ENGINE=/path/to/stockfish to choose the binary)
+ *   npx tsx test/bench/engine/makeReference.ts [--fresh]   (CFP_REFERENCE_ENGINE=/path/to/stockfish to choose the binary)
+ * It resumes: budgets already in the file (same binary, same positions) are kept unless --fresh.
  */
 export const REFERENCE_FILE = 'test/fixtures/engine/reference-native.json';
 
@@ -27,10 +28,14 @@ async function main(): Promise<void> {
   const path = referenceEnginePath();
   if (!path) throw new Error('no native Stockfish: set CFP_REFERENCE_ENGINE or install Debian/Ubuntu package stockfish (/usr/games/stockfish)');
   const set = loadPositionSet();
-  const searches: ReferenceFile['searches'] = {};
+  // Resumes: budgets already in the file with the same engine and positions are kept (--fresh remakes all).
+  const old = existsSync(REFERENCE_FILE) && !process.argv.includes('--fresh') ? (JSON.parse(readFileSync(REFERENCE_FILE, 'utf8')) as ReferenceFile) : null;
+  const searches: ReferenceFile['searches'] = old && old.engine.path === path ? old.searches : {};
   // Smallest budget first, and the file rewritten after each: an interrupted run still leaves usable references.
   for (const budget of BUDGETS) {
     const nodes = budget * REFERENCE_FACTOR;
+    const kept = searches[String(nodes)];
+    if (kept && kept.length === set.stretches.length && kept.every((s, i) => s.length === set.stretches[i].fens.length)) continue;
     const r = await searchStretches({ path, build: 'full', threads: 1, hashMb: REFERENCE_HASH_MB, multiPv: BENCH_MULTIPV }, set.stretches, nodes, 2);
     // Keep the first 8 moves of each line: the bench needs the first move and the score; the rest is for reading.
     searches[String(nodes)] = r.results.map((s) => s.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, pv: l.pv.slice(0, 8) })) })));
