@@ -66,11 +66,11 @@ export async function run(): Promise<BenchTable[]> {
   const budgets = process.env.CFP_BENCH_BUDGETS ? process.env.CFP_BENCH_BUDGETS.split(',').map(Number) : BUDGETS;
   const positions = set.stretches.reduce((n, s) => n + s.fens.length, 0);
   const rows: Array<Array<string | number>> = [];
-  const loads: string[] = [];
 
-  for (const build of builds) {
-    const spec: EngineSpec = { path: null, build, threads: 1, hashMb: config.engine.hashMb, multiPv: BENCH_MULTIPV };
-    for (const nodes of budgets) {
+  // Budget by budget, both builds at each: a run cut short still compares the builds at equal budgets.
+  for (const nodes of budgets) {
+    for (const build of builds) {
+      const spec: EngineSpec = { path: null, build, threads: 1, hashMb: config.engine.hashMb, multiPv: BENCH_MULTIPV };
       const load = loadavg()[0];
       const pool = new EnginePool({ ...spec, size: 2, nodesPerPosition: nodes });
       let game: { seconds: number; cpu: number | null; analysis: StoredAnalysis };
@@ -111,8 +111,8 @@ export async function run(): Promise<BenchTable[]> {
         fixture.peakRssBytes === null ? 'n/a' : Math.round(fixture.peakRssBytes / 2 ** 20),
         load,
       ]);
-      loads.push(load.toFixed(1));
-      console.error(`[bench engine] ${build} ${nodes}: game ${game.seconds.toFixed(1)} s, fixture ${fixture.wallSeconds.toFixed(0)} s`);
+      // Each row as soon as it is measured (the whole table takes many CPU-minutes).
+      console.error(`[bench engine] ${rows[rows.length - 1].join(' | ')} (fixture ${fixture.wallSeconds.toFixed(0)} s wall)`);
     }
   }
   const reference = loadReference();
