@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { EngineIdentity } from '../../schemas/engine.js';
+import { ENGINE_BUILDS, type EngineBuild, type EngineIdentity, type EngineKind } from '../chess/engineOutput.js';
 
 /**
  * Which Stockfish a review runs, resolved in one place.
@@ -10,8 +10,7 @@ import type { EngineIdentity } from '../../schemas/engine.js';
  * The default is chosen by measurement: `npm run bench engine`, decision and figures in the README
  * (engine section).
  */
-export const ENGINE_BUILDS = ['full', 'lite'] as const;
-export type EngineBuild = (typeof ENGINE_BUILDS)[number];
+export { ENGINE_BUILDS, type EngineBuild, type EngineKind };
 
 /** See the README's engine section for the measurement behind it. */
 export const DEFAULT_ENGINE_BUILD: EngineBuild = 'full';
@@ -20,9 +19,6 @@ const BUILD_SCRIPTS: Record<EngineBuild, string> = {
   full: 'stockfish/bin/stockfish-19-single.js',
   lite: 'stockfish/bin/stockfish-19-lite-single.js',
 };
-
-/** What a review records about the engine that made it: a bundled build, or a native binary. */
-export type EngineKind = EngineBuild | 'native';
 
 export interface EngineChoice {
   /** A native UCI binary; when null the bundled `build` runs under node. */
@@ -52,14 +48,6 @@ export function bundledEnginePath(build: EngineBuild): string {
 export function engineCommand(choice: EngineChoice): EngineCommand {
   if (choice.path) return { command: choice.path, args: [], kind: 'native' };
   return { command: process.execPath, args: [bundledEnginePath(choice.build)], kind: choice.build };
-}
-
-/** CFP_ENGINE_BUILD: unset means the default; anything else but full|lite is refused, naming the choices. */
-export function parseEngineBuild(raw: string | undefined): EngineBuild {
-  if (raw === undefined || raw === '') return DEFAULT_ENGINE_BUILD;
-  const v = raw.trim().toLowerCase();
-  if ((ENGINE_BUILDS as readonly string[]).includes(v)) return v as EngineBuild;
-  throw new Error(`CFP_ENGINE_BUILD: "${raw}" is not a build (expected ${ENGINE_BUILDS.join(' or ')})`);
 }
 
 /**

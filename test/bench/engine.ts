@@ -4,13 +4,14 @@ import type { StoredAnalysis } from '../../schemas/engine.js';
 import { parsePgn } from '../../src/chess/pgn.js';
 import { buildPlies } from '../../src/chess/plyAnalysis.js';
 import { loadConfig } from '../../src/config.js';
-import { DEFAULT_ENGINE_BUILD, ENGINE_BUILDS, type EngineBuild } from '../../src/engine/builds.js';
+import { DEFAULT_ENGINE_BUILD, ENGINE_BUILDS } from '../../src/engine/builds.js';
 import { EnginePool } from '../../src/engine/pool.js';
 import type { EngineSpec } from '../../src/engine/uciEngine.js';
 import { BENCH_MULTIPV, BUDGETS, REFERENCE_FACTOR } from './engine/budgets.js';
 import { REFERENCE_FILE, type ReferenceFile } from './engine/makeReference.js';
 import { loadPositionSet, type Stretch } from './engine/positions.js';
 import { referenceEnginePath, searchStretches, type SearchedPosition } from './engine/search.js';
+import { dataPath } from '../helpers/fixtures.js';
 import type { BenchTable } from './table.js';
 
 /**
@@ -58,7 +59,7 @@ export async function run(): Promise<BenchTable[]> {
   const config = loadConfig({}, {});
   const set = loadPositionSet();
   const native = referenceEnginePath();
-  const g = parsePgn(readFileSync(`data/library/${GAME}/game.pgn`, 'utf8'));
+  const g = parsePgn(readFileSync(dataPath('library', GAME, 'game.pgn'), 'utf8'));
   const moves = g.plies.map((p) => p.uci);
   const only = process.env.CFP_BENCH_BUILDS?.split(',').filter(Boolean);
   const builds = ENGINE_BUILDS.filter((b) => !only || only.includes(b));

@@ -7,15 +7,16 @@ import { positionPhase } from '../../src/chess/phase.js';
 import { gamePositions } from '../../src/chess/positions.js';
 import { viewBoard } from '../../src/chess/replay.js';
 import { BUDGETS, REFERENCE_FACTOR } from '../bench/engine/budgets.js';
-import type { ReferenceFile } from '../bench/engine/makeReference.js';
+import { REFERENCE_FILE, type ReferenceFile } from '../bench/engine/makeReference.js';
 import { loadPositionSet, selectStretches, STRETCH_POSITIONS } from '../bench/engine/positions.js';
 import { referenceEnginePath } from '../bench/engine/search.js';
+import { dataPath } from '../helpers/fixtures.js';
 
-const set = loadPositionSet('test/fixtures/engine/review-positions.json');
+const set = loadPositionSet();
 
 describe('the engine bench position set (test/fixtures/engine/review-positions.json)', () => {
   test('is what the rule picks from the library games today', () => {
-    expect(set.stretches).toEqual(selectStretches('data/library'));
+    expect(set.stretches).toEqual(selectStretches(dataPath('library')));
   }, 180_000); // replays every library game: seconds on a quiet machine, minutes on a busy one
 
   test('at least 100 positions, middlegames and endgames, each stretch replaying from its game', () => {
@@ -25,7 +26,7 @@ describe('the engine bench position set (test/fixtures/engine/review-positions.j
     expect(set.stretches.filter((s) => s.phase === 'endgame').length).toBe(5);
     for (const s of set.stretches) {
       expect(s.fens).toHaveLength(STRETCH_POSITIONS);
-      const pgn = readFileSync(`data/library/${s.slug}/game.pgn`, 'utf8');
+      const pgn = readFileSync(dataPath('library', s.slug, 'game.pgn'), 'utf8');
       expect(pgn.length).toBeGreaterThan(0);
       const replayed = gamePositions(s.startFen, s.movesUci).map((p) => p.fen);
       expect(replayed.slice(s.from)).toEqual(s.fens);
@@ -34,7 +35,7 @@ describe('the engine bench position set (test/fixtures/engine/review-positions.j
   });
 
   test('the cached reference (when present) answers every position with a legal best move, per budget', () => {
-    const file = 'test/fixtures/engine/reference-native.json';
+    const file = REFERENCE_FILE;
     if (!existsSync(file)) return;
     const ref = JSON.parse(readFileSync(file, 'utf8')) as ReferenceFile;
     const present = Object.keys(ref.searches).map(Number);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { BENCH_MULTIPV, BUDGETS, REFERENCE_FACTOR, REFERENCE_HASH_MB } from './budgets.js';
+import { fixturePath } from '../../helpers/fixtures.js';
 import { loadPositionSet } from './positions.js';
 import { referenceEnginePath, searchStretches, type SearchedPosition } from './search.js';
 
@@ -11,7 +12,7 @@ import { referenceEnginePath, searchStretches, type SearchedPosition } from './s
  *   npx tsx test/bench/engine/makeReference.ts [--fresh]   (CFP_REFERENCE_ENGINE=/path/to/stockfish to choose the binary)
  * It resumes: budgets already in the file (same binary, same positions) are kept unless --fresh.
  */
-export const REFERENCE_FILE = 'test/fixtures/engine/reference-native.json';
+export const REFERENCE_FILE = fixturePath('engine', 'reference-native.json');
 
 export interface ReferenceFile {
   note: string;

@@ -4,6 +4,7 @@ import { parsePgn } from '../../../src/chess/pgn.js';
 import { positionPhase, type Phase } from '../../../src/chess/phase.js';
 import { gamePositions } from '../../../src/chess/positions.js';
 import { viewBoard } from '../../../src/chess/replay.js';
+import { fixturePath } from '../../helpers/fixtures.js';
 
 /**
  * The review-quality position set: short stretches of consecutive positions from the shipped
@@ -99,7 +100,7 @@ export function selectStretches(libraryDir: string): Stretch[] {
   return [...middlegames, ...endgames];
 }
 
-export const POSITION_SET_FILE = 'test/fixtures/engine/review-positions.json';
+export const POSITION_SET_FILE = fixturePath('engine', 'review-positions.json');
 
 export function loadPositionSet(file = POSITION_SET_FILE): PositionSet {
   return JSON.parse(readFileSync(file, 'utf8')) as PositionSet;
