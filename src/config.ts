@@ -52,7 +52,8 @@ export const ConfigSchema = z.object({
     threads: fromEnv(int(1, 1024).default(1), 'CFP_ENGINE_THREADS'),
     hashMb: fromEnv(int(1, 33_554_432).default(32), 'CFP_ENGINE_HASH_MB'),
     workers: fromEnv(int(1, 64).default(2), 'CFP_ENGINE_WORKERS'),
-    nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(150_000), 'CFP_ENGINE_NODES'),
+    // Chosen with the default build by `npm run bench engine` (README, Engine review).
+    nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(100_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
   }),
   // At least a minute (sources ask for courtesy), at most a year; scheduled without the 2^31−1 ms timer limit.

@@ -44,8 +44,8 @@ export function registerLibraryCommands(program: Command): void {
   library
     .command('accuracy')
     .description("review every data/library/<slug>/game.pgn with Stockfish and write both players' accuracy to accuracy.json")
-    .option('--engine <path>', 'native UCI engine binary (default $CFP_STOCKFISH, else the bundled WASM Stockfish)')
-    .option('--nodes <n>', 'node budget per position (default $CFP_ENGINE_NODES or 150000)')
+    .option('--engine <path>', 'native UCI engine binary (default $CFP_STOCKFISH, else the bundled WASM Stockfish build of $CFP_ENGINE_BUILD)')
+    .option('--nodes <n>', 'node budget per position (default $CFP_ENGINE_NODES or 100000)')
     .option('--only <slug>', 'just this entry')
     .option('--force', 'recompute entries that already have accuracy.json')
     .option(
