@@ -27,8 +27,12 @@ function round1(n: number): number {
 
 /** A kept analysis is reused only when the same engine build searched the same moves at the same budget. */
 function keptAnalysis(file: string, want: { build: string; nodes: number; multiPv: number; movesUci: string[] }): StoredAnalysis | null {
-  if (!existsSync(file)) return null;
-  const parsed = StoredAnalysis.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  let parsed;
+  try {
+    parsed = StoredAnalysis.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return null; // missing or unreadable: search again
+  }
   if (!parsed.success) return null;
   const a = parsed.data;
   const same =
