@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { SyncedProvider, Timestamp } from './common.js';
 
-export const CONNECTION_STATUSES = ['never-synced', 'syncing', 'ok', 'error'] as const;
+/** `demo`: a made-up account seeded by `demo` / `serve --demo`; its data is local and it is never synced. */
+export const CONNECTION_STATUSES = ['never-synced', 'syncing', 'ok', 'error', 'demo'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** The statusMessage of a demo connection (and what a sync of one answers). */
+export const DEMO_CONNECTION_MESSAGE = 'demo data: a made-up account, never synced (connect a real account to replace it)';
 
 /** One current rating as the source shows it on the account page (lichess `perfs.{key}`). */
 export const CurrentPerf = z.object({
@@ -23,8 +28,8 @@ export type ConnectionDetails = z.infer<typeof ConnectionDetails>;
 export const Connection = z.object({
   provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF over-the-board'),
   account: z.string().describe('Username (chess.com, lichess) or ECF reference code'),
-  status: z.enum(CONNECTION_STATUSES).describe('never-synced, syncing, ok, or error (see statusMessage)'),
-  statusMessage: z.string().nullable().describe('Why the last sync failed, when status is error'),
+  status: z.enum(CONNECTION_STATUSES).describe('never-synced, syncing, ok, error (see statusMessage), or demo (made-up demo data, never synced)'),
+  statusMessage: z.string().nullable().describe('Why the last sync failed, when status is error; what a demo connection is, when status is demo'),
   lastSyncedAt: Timestamp.nullable().describe('End of the last successful sync; null before the first'),
   connectedAt: Timestamp.describe('When the source was connected'),
   details: ConnectionDetails.nullable().describe('Current ratings read at the last sync (lichess); null before it or for other sources'),

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ENGINE_BUILD, ENGINE_BUILDS } from './engine/builds.js';
 import { DEFAULT_BUCKETS, FAMILIES, type Family } from './limits/buckets.js';
@@ -165,7 +165,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const extraOrigins = (env.CFP_ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
   const input = {
     ...raw,
-    dataDir: overrides.dataDir ?? env.CFP_DATA_DIR ?? join(homedir(), '.chess-footprint'),
+    // Absolute, so every message and the Claude Desktop configuration name the same folder from any directory.
+    dataDir: resolve(overrides.dataDir ?? env.CFP_DATA_DIR ?? join(homedir(), '.chess-footprint')),
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     ...(overrides.port !== undefined ? { port: overrides.port } : {}),
     publicBaseUrl: env.CFP_PUBLIC_URL ?? null,

@@ -12,6 +12,8 @@ export interface Caller {
   surface: 'rest' | 'mcp';
   /** REST: the client address (public tools are limited per caller); MCP: one shared key per family. */
   key: string;
+  /** The origin the HTTP request reached (`http://host:port`); links in answers use it unless CFP_PUBLIC_URL is set. None over stdio. */
+  origin?: string;
 }
 
 /** Everything a handler may touch. Handlers never see express or MCP objects. */

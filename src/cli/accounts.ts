@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { issueToken, listTokens, revokeToken } from '../auth/tokens.js';
 import { createUser, ownerOrNamed } from '../services/accounts.js';
+import { cliCommand, claudeDesktopLines } from './banner.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
+import { EXIT } from './errors.js';
 
 export function registerAccountCommands(program: Command): void {
   storeOptions(
@@ -22,26 +24,39 @@ export function registerAccountCommands(program: Command): void {
         usernameSiteB: opts.lichess ?? null,
       });
       const { token } = issueToken(deps.store, deps.clock, user.id, 'init');
-      console.error(`created the owner account ${user.email}; connect sources with \`chess-footprint connect siteA|siteB|fed ID\``);
+      console.error(`created the owner account ${user.email} in ${deps.config.dataDir}; connect sources with \`${cliCommand()} connect siteA|siteB|fed ID\``);
+      console.error(claudeDesktopLines(token, deps.config.dataDir).join('\n'));
       console.log(token);
     });
   });
 
   const token = program.command('token').description('personal access tokens (shown once; only fingerprints are stored)');
-  storeOptions(token.command('create').description('create a token and print it alone on stdout').requiredOption('--name <name>', 'what the token is for')).action(
-    async (opts: StoreOptions & { name: string }) => {
-      await withApp(opts, (deps) => {
-        const user = requireAccount(deps, opts);
-        console.log(issueToken(deps.store, deps.clock, user.id, opts.name).token);
-      });
-    },
-  );
+  storeOptions(
+    token
+      .command('create')
+      .description('create a token and print it alone on stdout')
+      .requiredOption('--name <name>', 'what the token is for')
+      .option('--expires-in <days>', 'the token stops working after this many days (default: never)'),
+  ).action(async (opts: StoreOptions & { name: string; expiresIn?: string }) => {
+    const days = opts.expiresIn === undefined ? undefined : Number(opts.expiresIn);
+    if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 36_500)) fail('--expires-in takes a whole number of days from 1 to 36500', EXIT.usage);
+    await withApp(opts, (deps) => {
+      const user = requireAccount(deps, opts);
+      const issued = issueToken(deps.store, deps.clock, user.id, opts.name, { expiresInDays: days });
+      if (issued.expiresAt) console.error(`expires ${issued.expiresAt}`);
+      console.log(issued.token);
+    });
+  });
   storeOptions(token.command('list').description('list tokens (never the secrets)').option('--json', 'print JSON')).action(
     async (opts: StoreOptions & { json?: boolean }) => {
       await withApp(opts, (deps) => {
         const rows = listTokens(deps.store, requireAccount(deps, opts).id);
         if (opts.json) return console.log(JSON.stringify(rows, null, 2));
-        for (const r of rows) console.log(`${r.id}  ${r.revokedAt ? 'revoked' : 'active '}  ${r.createdAt}  ${r.name}`);
+        const now = deps.clock.now().toISOString();
+        for (const r of rows) {
+          const state = r.revokedAt ? 'revoked' : r.expiresAt && r.expiresAt <= now ? 'expired' : 'active ';
+          console.log(`${r.id}  ${state}  created ${r.createdAt}  last used ${r.lastUsedAt ?? 'never'}${r.expiresAt ? `  expires ${r.expiresAt}` : ''}  ${r.name}`);
+        }
       });
     },
   );

@@ -1,27 +1,69 @@
-/** Ready-to-paste Claude Desktop configuration for both ways of connecting. */
-export function claudeDesktopSnippet(opts: { mcpUrl: string; token: string | null; dataDir: string }): string {
-  const token = opts.token ?? '<your cfp_ token>';
-  const stdio = {
-    mcpServers: {
-      'chess-footprint': {
-        command: 'npx',
-        args: ['chess-footprint', 'mcp', '--data-dir', opts.dataDir],
-        env: { CFP_TOKEN: token },
-      },
-    },
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { packageRoot } from '../paths.js';
+import { CliError } from './errors.js';
+
+/** The key of this server under `mcpServers` in Claude Desktop's configuration. */
+export const SERVER_NAME = 'chess-footprint';
+export const TOKEN_PLACEHOLDER = '<a token from `chess-footprint token create --name claude`>';
+
+export interface McpServerEntry {
+  command: string;
+  args: string[];
+  env: { CFP_TOKEN: string };
+}
+
+/**
+ * How Claude Desktop starts this installation over stdio. Everything is absolute: Claude starts
+ * servers from its own working directory with its own PATH, so neither `npx` (the package is not
+ * on the registry) nor a relative data folder would find this store.
+ */
+export function mcpServerEntry(opts: { dataDir: string; token: string | null }): McpServerEntry {
+  return {
+    command: process.execPath,
+    args: [join(packageRoot, 'bin', 'chess-footprint.js'), 'mcp', '--data-dir', resolve(opts.dataDir)],
+    env: { CFP_TOKEN: opts.token ?? TOKEN_PLACEHOLDER },
   };
-  const http = {
-    mcpServers: {
-      'chess-footprint': {
-        command: 'npx',
-        args: ['mcp-remote', opts.mcpUrl, '--header', `Authorization: Bearer ${token}`],
-      },
-    },
-  };
-  return [
-    'Claude Desktop (claude_desktop_config.json), over stdio:',
-    JSON.stringify(stdio, null, 2),
-    'or over HTTP to this running server:',
-    JSON.stringify(http, null, 2),
-  ].join('\n');
+}
+
+/** The snippet to paste into claude_desktop_config.json (what `claude-config` prints). */
+export function claudeConfigJson(entry: McpServerEntry): string {
+  return JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2);
+}
+
+/** Claude Desktop's configuration file on this platform (as Claude Desktop's documentation places it). */
+export function claudeDesktopConfigPath(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
+}
+
+/**
+ * Puts this server into the configuration file, keeping every other key and server. The previous
+ * file is copied to `<file>.bak-<timestamp>` first; the new one is written whole (temp file and
+ * rename), mode 0600 since it holds the token. A file that is not JSON is left alone.
+ */
+export function mergeIntoClaudeConfig(file: string, entry: McpServerEntry, now = new Date()): { backup: string | null; replaced: boolean } {
+  let config: { mcpServers?: Record<string, unknown> } & Record<string, unknown> = {};
+  let backup: string | null = null;
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
+    try {
+      config = text.trim() ? JSON.parse(text) : {};
+    } catch {
+      throw new CliError(`${file} is not valid JSON; fix or move it, then run claude-config --write again (nothing was changed)`);
+    }
+    if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new CliError(`${file} does not hold a JSON object; nothing was changed`);
+    backup = `${file}.bak-${now.toISOString().replace(/[:.]/g, '-')}`;
+    copyFileSync(file, backup);
+  }
+  const servers = config.mcpServers && typeof config.mcpServers === 'object' ? config.mcpServers : {};
+  const replaced = SERVER_NAME in servers;
+  const next = { ...config, mcpServers: { ...servers, [SERVER_NAME]: entry } };
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
+  renameSync(tmp, file);
+  return { backup, replaced };
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { closeAppDeps, createAppDeps } from '../app.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
+import { dataDirError, isStoreFault } from './errors.js';
 import type { AppDeps, User } from '../context.js';
 import { ownerOrNamed } from '../services/accounts.js';
 
@@ -16,9 +17,19 @@ export function storeOptions(cmd: Command): Command {
     .option('--user <email>', 'act on this account instead of the owner (the first account)');
 }
 
+/** Opens the store of `config`; a data folder that cannot be used is a CliError saying which and why. */
+export function openApp(config: Config): AppDeps {
+  try {
+    return createAppDeps(config);
+  } catch (err) {
+    if (isStoreFault(err)) throw dataDirError(config.dataDir, err);
+    throw err;
+  }
+}
+
 /** Runs `fn` with the app opened on the data dir, closing it afterwards whatever happens. */
 export async function withApp<T>(opts: StoreOptions, fn: (deps: AppDeps) => Promise<T> | T): Promise<T> {
-  const deps = createAppDeps(loadConfig({ dataDir: opts.dataDir }));
+  const deps = openApp(loadConfig({ dataDir: opts.dataDir }));
   try {
     return await fn(deps);
   } finally {

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { packageJson } from '../paths.js';
 import { registerAccountCommands } from './accounts.js';
+import { registerClaudeConfigCommand } from './claudeConfigCommand.js';
+import { describeCliError } from './errors.js';
 import { registerDemoCommand } from './demo.js';
 import { registerLibraryCommands } from './library.js';
 import { registerMcpCommand } from './mcp.js';
@@ -15,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerServeCommand(program);
   registerMcpCommand(program);
+  registerClaudeConfigCommand(program);
   registerDemoCommand(program);
   registerAccountCommands(program);
   registerReportCommands(program);
@@ -23,6 +26,13 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Runs the CLI; an error reaching here is printed as one human line and sets the documented exit code (src/cli/errors.ts). */
 export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    const { message, exitCode } = describeCliError(err);
+    console.error(`error: ${message}`);
+    process.exitCode = exitCode;
+  }
 }

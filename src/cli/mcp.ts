@@ -1,7 +1,11 @@
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { closeAppDeps, createAppDeps } from '../app.js';
+import { closeAppDeps } from '../app.js';
+import { verifyToken } from '../auth/tokens.js';
 import { loadConfig } from '../config.js';
+import type { AppDeps } from '../context.js';
+import { ownerOrNamed } from '../services/accounts.js';
+import { openApp } from './common.js';
 import { createMcpServer } from '../mcp/server.js';
 import { tools } from '../../tools/index.js';
 
@@ -14,8 +18,10 @@ export function registerMcpCommand(program: Command): void {
       // stdout carries the protocol and nothing else: everything human goes to stderr.
       console.log = console.error;
       console.info = console.error;
-      const deps = createAppDeps(loadConfig({ dataDir: opts.dataDir }));
-      if (!process.env.CFP_TOKEN) console.error('note: CFP_TOKEN is not set; only the public tools will work');
+      const deps = openApp(loadConfig({ dataDir: opts.dataDir }));
+      // Claude Desktop shows this log: say plainly when personal tools cannot work, and why.
+      const problem = storeProblem(deps, process.env.CFP_TOKEN);
+      if (problem) console.error(`chess-footprint mcp: ${problem}; only the public tools will work`);
       // A review requested over stdio must be worked even when no `serve` runs beside it.
       deps.runtime.reviews.startWorkers();
       const server = createMcpServer(tools, deps, process.env.CFP_TOKEN);
@@ -29,4 +35,13 @@ export function registerMcpCommand(program: Command): void {
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
     });
+}
+
+/** Why personal tools will fail on this store with this token, naming the data folder; null when they will work. */
+export function storeProblem(deps: AppDeps, token: string | undefined): string | null {
+  const dir = deps.config.dataDir;
+  if (!ownerOrNamed(deps.store)) return `the store at ${dir} has no account (is --data-dir right? create one with \`init\` or \`demo\`)`;
+  if (!token) return `CFP_TOKEN is not set (a token of the store at ${dir} is needed)`;
+  if (!verifyToken(deps.store, token)) return `CFP_TOKEN is not a live token of the store at ${dir} (wrong --data-dir, or the token was revoked or has expired)`;
+  return null;
 }

@@ -18,8 +18,8 @@ export function registerReportCommands(program: Command): void {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(weekEnd) || Number.isNaN(Date.parse(weekEnd))) fail(`--week-ending: expected a date as YYYY-MM-DD, got ${weekEnd}`);
       if (!isFriday(weekEnd)) fail(`--week-ending: ${weekEnd} is not a Friday (weeks end on Fridays, UTC)`);
       if (weekEnd > lastClosedWeekEnd(now)) fail(`the week ending ${weekEnd} has not closed yet (it closes at the end of that Friday, UTC)`);
-      const { row, created } = generateReport(deps.store, deps.clock, user.id, weekEnd, publicBaseUrl(deps.config));
-      const payload = payloadOf(row);
+      const { row, created } = generateReport(deps.store, deps.clock, user.id, weekEnd);
+      const payload = payloadOf(deps.store, row, publicBaseUrl(deps.config));
       console.error(created ? `generated the report of the week ${payload.weekStart} to ${payload.weekEnd}` : `the report of the week ending ${weekEnd} was already frozen at ${row.generatedAt}`);
       console.log(payload.shareUrl);
     });

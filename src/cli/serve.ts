@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
-import { closeAppDeps, createAppDeps } from '../app.js';
+import { closeAppDeps } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { AppDeps } from '../context.js';
 import { seedDemo } from '../demo/index.js';
 import { listen } from '../http/listen.js';
 import { ownerOrNamed } from '../services/accounts.js';
 import { tools } from '../../tools/index.js';
-import { claudeDesktopSnippet } from './claudeConfig.js';
-import { issueToken } from '../auth/tokens.js';
+import { cliCommand, serveBanner } from './banner.js';
+import { openApp } from './common.js';
+import { CliError, EXIT, listenError } from './errors.js';
 import { openingTable } from '../chess/openings.js';
 import { startReportScheduler } from '../services/reportScheduler.js';
 import { startSyncScheduler } from '../services/syncScheduler.js';
@@ -29,6 +30,7 @@ interface ServeOptions {
   host?: string;
   dataDir?: string;
   demo?: boolean;
+  demoGames: string;
   engine?: string;
 }
 
@@ -36,40 +38,43 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('start the REST API and the MCP server (prints "listening on http://HOST:PORT" when ready)')
-    .option('--port <port>', 'port (default $PORT or 3000)')
+    .option('--port <port>', 'port (default $PORT or 3000; 0 picks a free one)')
     .option('--host <host>', 'interface to bind (default $HOST or 127.0.0.1)')
     .option('--data-dir <dir>', 'data folder (default $CFP_DATA_DIR or ~/.chess-footprint)')
     .option('--engine <path>', 'native UCI engine binary (default: the bundled WASM Stockfish)')
     .option('--demo', 'seed a demo owner with demo data when the store has no account')
+    .option('--demo-games <n>', 'how many demo games --demo seeds', '500')
     .action(async (opts: ServeOptions) => {
-      const config = loadConfig({
-        dataDir: opts.dataDir,
-        host: opts.host,
-        port: opts.port === undefined ? undefined : Number(opts.port),
-        enginePath: opts.engine,
-      });
-      const deps = createAppDeps(config);
+      const port = opts.port === undefined ? undefined : Number(opts.port);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+        throw new CliError(`--port takes a whole number from 0 to 65535 (0 picks a free port), got ${opts.port}`, EXIT.usage);
+      }
+      const demoGames = Number(opts.demoGames);
+      if (!Number.isInteger(demoGames) || demoGames < 1 || demoGames > 1_000_000) throw new CliError('--demo-games takes a whole number from 1 to 1,000,000', EXIT.usage);
+      const config = loadConfig({ dataDir: opts.dataDir, host: opts.host, port, enginePath: opts.engine });
+      const deps = openApp(config);
       if (config.rateLimits === 'off') console.error('warning: CFP_RATE_LIMITS=off: every rate limit is disabled');
+      // Tokens are shown once and never minted by a restart: the first demo start prints its token,
+      // later starts say how to get another (banner.ts).
       let token: string | null = null;
       const owner = ownerOrNamed(deps.store);
       if (!owner && opts.demo) {
         console.error('seeding demo data (a one-off; the store keeps it)…');
-        token = (await seedDemo(deps, { log: (l) => console.error(l) })).token;
-      } else if (owner && opts.demo) {
-        // Tokens are shown once; a demo server hands out a fresh one each start so the quick start always works.
-        token = issueToken(deps.store, deps.clock, owner.id, 'serve --demo').token;
+        token = (await seedDemo(deps, { games: demoGames, log: (l) => console.error(l) })).token;
       } else if (!owner) {
-        console.error('this store has no account yet: run `chess-footprint init --name NAME --email EMAIL`, then `chess-footprint connect siteA|siteB|fed ID` and `chess-footprint sync`');
+        console.error(`this store (${config.dataDir}) has no account yet: run \`${cliCommand()} init --name NAME --email EMAIL --data-dir ${config.dataDir}\`, then \`connect siteA|siteB|fed ID\` and \`sync\``);
       }
       // Opening names are needed by sync, imports and reviews; load the table now rather than stall a request later.
       openingTable();
-      const server = await listen(tools, deps, { host: config.host, port: config.port, baseUrl: config.publicBaseUrl ?? undefined });
+      let server: Awaited<ReturnType<typeof listen>>;
+      try {
+        server = await listen(tools, deps, { host: config.host, port: config.port, baseUrl: config.publicBaseUrl ?? undefined });
+      } catch (err) {
+        await closeAppDeps(deps);
+        throw listenError(config.host, config.port, err);
+      }
       const stops = BACKGROUND.map((start) => start(deps, server.url));
-      console.log(`listening on ${server.url}`);
-      console.log(`REST API:   ${server.url}/api/v1   (OpenAPI: ${server.url}/openapi.json)`);
-      console.log(`MCP server: ${server.url}/api/mcp`);
-      if (token) console.log(`token:      ${token}`);
-      console.log(claudeDesktopSnippet({ mcpUrl: `${server.url}/api/mcp`, token, dataDir: config.dataDir }));
+      console.log(serveBanner({ url: server.url, dataDir: config.dataDir, token }));
       const shutdown = async () => {
         await Promise.all(stops.map((s) => s.stop()));
         await server.close();

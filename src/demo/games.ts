@@ -2,6 +2,7 @@ import { movesKey, sha256, START_FEN } from '../chess/pgn.js';
 import { classifyOpening } from '../chess/openings.js';
 import { playout } from '../chess/playout.js';
 import { connections, users } from '../store/schema/index.js';
+import { DEMO_ACCOUNTS, demoConnectionState } from './connections.js';
 import { insertGames, type NewGame } from '../services/gameWriter.js';
 import { eq } from 'drizzle-orm';
 import { OTB_EVENTS, onlineHandle, personName } from './names.js';
@@ -103,9 +104,7 @@ export const seedGames: DemoSeeder = (demo) => {
   const { rng, store, clock: now, user } = demo;
   const end = now.now().getTime();
   const start = end - Math.round(2.2 * 365.25 * 86_400_000);
-  const handleA = 'demo_knightmare';
-  const handleB = 'DemoKnightmare';
-  const fedRef = '271828K';
+  const { siteA: handleA, siteB: handleB, fed: fedRef } = DEMO_ACCOUNTS;
   store.db.update(users).set({ usernameSiteA: handleA, usernameSiteB: handleB }).where(eq(users.id, user.id)).run();
   const lastSync = new Date(end - 2 * 3_600_000).toISOString();
   store.db
@@ -122,7 +121,7 @@ export const seedGames: DemoSeeder = (demo) => {
         userId: user.id,
         provider,
         externalId,
-        status: 'ok' as const,
+        ...demoConnectionState,
         connectedAt: new Date(start).toISOString(),
         lastSyncedAt: lastSync,
       })),

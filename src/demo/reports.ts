@@ -1,5 +1,4 @@
-import { loadConfig } from '../config.js';
-import { generateReport, lastClosedWeekEnd, publicBaseUrl } from '../services/reports.js';
+import { generateReport, lastClosedWeekEnd } from '../services/reports.js';
 import { addDays } from '../services/stats/window.js';
 import type { DemoSeeder } from './seeder.js';
 
@@ -8,13 +7,12 @@ const WEEKS = 2;
 
 /**
  * Freezes the demo owner's reports of the last closed weeks from the games and puzzles already
- * seeded: run it after the games and puzzles seeders. Share links use CFP_PUBLIC_URL, else HOST:PORT.
+ * seeded: run it after the games and puzzles seeders. Share links are built when read, from the origin serving them.
  */
 export const seedDemoReports: DemoSeeder = ({ store, clock, user, log }) => {
-  const baseUrl = publicBaseUrl(loadConfig({ dataDir: '.' }));
   const last = lastClosedWeekEnd(clock.now());
   for (let i = WEEKS - 1; i >= 0; i -= 1) {
-    const { row } = generateReport(store, clock, user.id, addDays(last, -7 * i), baseUrl);
+    const { row } = generateReport(store, clock, user.id, addDays(last, -7 * i));
     log(`weekly report: week ending ${row.weekEnd}`);
   }
 };

@@ -37,7 +37,7 @@ export async function invokeTool(
   try {
     let user = null;
     if (tool.access === 'personal') {
-      user = verifyToken(deps.store, token);
+      user = verifyToken(deps.store, token, deps.clock);
       if (!user) throw new ApiError(401, Messages.unauthorized, { 'WWW-Authenticate': 'Bearer' });
       deps.limiter.take('personal', user.id);
     }

@@ -3,6 +3,7 @@ import type { AnyTool } from '../../tools/defineTool.js';
 import type { AppDeps } from '../context.js';
 import { mcpRouter } from '../mcp/http.js';
 import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillMd, llmsTxt, serverCard } from './discovery.js';
+import { healthRouter } from './health.js';
 import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restRouter } from './rest.js';
 import { shareRouter } from './sharePage.js';
@@ -63,6 +64,7 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     }),
   );
 
+  app.use(healthRouter(deps));
   app.use(mcpRouter(tools, deps));
   app.use(restRouter(tools, deps));
   app.use(shareRouter(deps));

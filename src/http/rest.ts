@@ -107,7 +107,7 @@ export function restRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
         const outcome = await invokeTool(
           tool,
           deps,
-          { surface: 'rest', key: `ip:${req.socket.remoteAddress ?? 'unknown'}` },
+          { surface: 'rest', key: `ip:${req.socket.remoteAddress ?? 'unknown'}`, origin: `${req.protocol}://${req.get('host')}` },
           bearerToken(req.headers.authorization),
           input,
         );

@@ -27,7 +27,7 @@ export function mcpToolListing(tool: AnyTool): Tool {
  * One factory for both transports. `token` is the caller's bearer token (HTTP header, or
  * CFP_TOKEN over stdio); personal tools check it per call, public tools ignore it.
  */
-export function createMcpServer(tools: readonly AnyTool[], deps: AppDeps, token: string | undefined): Server {
+export function createMcpServer(tools: readonly AnyTool[], deps: AppDeps, token: string | undefined, origin?: string): Server {
   const server = new Server(
     { name: 'chess-footprint', title: 'chess-footprint', version: packageJson.version },
     { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS },
@@ -44,7 +44,7 @@ export function createMcpServer(tools: readonly AnyTool[], deps: AppDeps, token:
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
     }
     // Public tools over MCP share one bucket per family (spec section 8), hence one caller key.
-    const outcome = await invokeTool(tool, deps, { surface: 'mcp', key: 'mcp' }, token, request.params.arguments ?? {});
+    const outcome = await invokeTool(tool, deps, { surface: 'mcp', key: 'mcp', origin }, token, request.params.arguments ?? {});
     const text = JSON.stringify(outcome.body);
     if (outcome.status >= 400) return { isError: true, content: [{ type: 'text', text }] };
     return { content: [{ type: 'text', text }], structuredContent: outcome.body as Record<string, unknown> };

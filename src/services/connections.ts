@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { sealSourceToken } from '../store/storedSecrets.js';
 import type { AppDeps } from '../context.js';
 import { ApiError } from '../errors.js';
 import { connections, users } from '../store/schema/index.js';
@@ -34,7 +35,7 @@ export function connectSource(deps: AppDeps, userId: string, provider: SourcePro
           .update(connections)
           .set({
             externalId: value,
-            sourceToken: token === undefined ? existing.sourceToken : token,
+            sourceToken: token === undefined ? existing.sourceToken : sealSourceToken(deps.store, token),
             ...(same ? {} : { cursor: '{}', status: 'never-synced' as const, statusMessage: null, lastSyncedAt: null }),
           })
           .where(eq(connections.id, existing.id))
@@ -42,7 +43,7 @@ export function connectSource(deps: AppDeps, userId: string, provider: SourcePro
       } else {
         deps.store.db
           .insert(connections)
-          .values({ id: randomUUID(), userId, provider, externalId: value, sourceToken: token ?? null, status: 'never-synced', connectedAt: now, cursor: '{}' })
+          .values({ id: randomUUID(), userId, provider, externalId: value, sourceToken: sealSourceToken(deps.store, token ?? null), status: 'never-synced', connectedAt: now, cursor: '{}' })
           .run();
       }
       if (provider === 'siteA') deps.store.db.update(users).set({ usernameSiteA: value }).where(eq(users.id, userId)).run();

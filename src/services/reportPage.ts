@@ -80,5 +80,6 @@ ${sectionHtml(r.sections.fed)}
 export function renderReportPage(store: Store, shareToken: string): string | null {
   if (!/^[A-Za-z0-9_-]{43}$/.test(shareToken)) return null;
   const row = reportByShareToken(store, shareToken);
-  return row ? reportHtml(payloadOf(row)) : null;
+  // The page itself shows no link; the base only completes the payload's shape.
+  return row ? reportHtml(payloadOf(store, row, '')) : null;
 }

@@ -44,7 +44,7 @@ export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions
     const accounts = deps.store.db.select().from(users).orderBy(asc(users.createdAt)).all();
     for (const user of accounts) {
       try {
-        generateReport(deps.store, deps.clock, user.id, weekEnd, baseUrl);
+        generateReport(deps.store, deps.clock, user.id, weekEnd);
       } catch (err) {
         log(`weekly reports: could not generate the week ending ${weekEnd} for ${user.email}: ${(err as Error).message}`);
       }
@@ -59,7 +59,7 @@ export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions
     for (const row of unsent) {
       const user = accounts.find((u) => u.id === row.userId);
       if (!user) continue;
-      const payload = payloadOf(row);
+      const payload = payloadOf(deps.store, row, baseUrl);
       try {
         // HTML (the report page with its rating chart) and the same report as plain text.
         await send(smtp, { to: user.email, subject: reportSubject(payload), text: reportText(payload, user.displayName), html: reportHtml(payload) });

@@ -1,7 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { WeeklyReport, type ReportSection } from '../../schemas/aggregates.js';
 import { SYNCED_PROVIDERS, type SyncedProvider } from '../../schemas/common.js';
+import { sha256Hex } from '../store/secretKey.js';
+import { reportShareFingerprint, reportShareToken } from '../store/storedSecrets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { PersonalCtx } from '../context.js';
@@ -43,8 +45,14 @@ export function publicBaseUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'p
   return (config.publicBaseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
 }
 
-export function shareUrlFor(baseUrl: string, shareToken: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/share/reports/${shareToken}`;
+/** Base of links in an answer: CFP_PUBLIC_URL when set, else the origin the request reached, else host:port. */
+export function linkBase(ctx: Pick<PersonalCtx, 'config' | 'caller'>): string {
+  return (ctx.config.publicBaseUrl ?? ctx.caller.origin ?? publicBaseUrl(ctx.config)).replace(/\/+$/, '');
+}
+
+/** The share page of a report: the unguessable path (derived from the store key), under `baseUrl`. */
+export function shareUrlFor(store: Store, baseUrl: string, reportId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/share/reports/${reportShareToken(store, reportId)}`;
 }
 
 function section(store: Store, userId: string, provider: SyncedProvider, weekStart: string, after: string): ReportSection {
@@ -65,12 +73,15 @@ function section(store: Store, userId: string, provider: SyncedProvider, weekSta
   };
 }
 
+/** What is frozen: the report without its link, which depends on the origin serving it (added by payloadOf). */
+export type FrozenReport = Omit<WeeklyReport, 'shareUrl'>;
+
 /** Builds the payload of one week from the store as it stands. */
-export function buildReport(store: Store, userId: string, weekEnd: string, generatedAt: string, shareUrl: string): WeeklyReport {
+export function buildReport(store: Store, userId: string, weekEnd: string, generatedAt: string): FrozenReport {
   const weekStart = addDays(weekEnd, -6);
   const after = addDays(weekEnd, 1);
   const [siteA, siteB, fed] = SYNCED_PROVIDERS.map((p) => section(store, userId, p, weekStart, after));
-  return { weekStart, weekEnd, generatedAt, shareUrl, sections: { siteA, siteB, fed }, puzzles: puzzleWeek(store, userId, weekStart, after) };
+  return { weekStart, weekEnd, generatedAt, sections: { siteA, siteB, fed }, puzzles: puzzleWeek(store, userId, weekStart, after) };
 }
 
 /**
@@ -82,22 +93,22 @@ export function generateReport(
   clock: Clock,
   userId: string,
   weekEnd: string,
-  baseUrl: string,
 ): { row: ReportRow; created: boolean } {
   if (!isFriday(weekEnd)) throw new ApiError(400, `${weekEnd} is not a Friday: weekly reports end on Fridays (UTC)`);
   const existing = findReport(store, userId, weekEnd);
   if (existing) return { row: existing, created: false };
   const generatedAt = clock.now().toISOString();
-  const shareToken = randomBytes(32).toString('base64url');
-  const payload = buildReport(store, userId, weekEnd, generatedAt, shareUrlFor(baseUrl, shareToken));
+  const payload = buildReport(store, userId, weekEnd, generatedAt);
+  const id = randomUUID();
   const row: ReportRow = {
-    id: randomUUID(),
+    id,
     userId,
     weekStart: payload.weekStart,
     weekEnd,
     payload: JSON.stringify(payload),
     generatedAt,
-    shareToken,
+    // Only the fingerprint of the share link's token is stored (src/store/storedSecrets.ts).
+    shareToken: reportShareFingerprint(store, id),
     emailedAt: null,
   };
   const inserted = store.sqlite
@@ -116,15 +127,17 @@ export function latestReportRow(store: Store, userId: string): ReportRow | null 
 }
 
 export function reportByShareToken(store: Store, token: string): ReportRow | null {
-  return store.db.select().from(weeklyReports).where(eq(weeklyReports.shareToken, token)).get() ?? null;
+  return store.db.select().from(weeklyReports).where(eq(weeklyReports.shareToken, sha256Hex(token))).get() ?? null;
 }
 
 export function markEmailed(store: Store, id: string, at: string): void {
   store.sqlite.transaction(() => store.db.update(weeklyReports).set({ emailedAt: at }).where(eq(weeklyReports.id, id)).run()).immediate();
 }
 
-export function payloadOf(row: ReportRow): WeeklyReport {
-  return JSON.parse(row.payload) as WeeklyReport;
+/** The frozen report with its share link under `baseUrl` (older stores froze a link too: it is replaced). */
+export function payloadOf(store: Store, row: ReportRow, baseUrl: string): WeeklyReport {
+  const { shareUrl: _frozenLink, ...frozen } = JSON.parse(row.payload) as FrozenReport & { shareUrl?: string };
+  return { ...frozen, shareUrl: shareUrlFor(store, baseUrl, row.id) };
 }
 
 export function latestReport(ctx: PersonalCtx): WeeklyReport {
@@ -136,5 +149,5 @@ export function latestReport(ctx: PersonalCtx): WeeklyReport {
       `no weekly report has been generated yet; the next one is due at ${nextDueAt(now)}, when the week ending Friday ${addDays(lastClosedWeekEnd(now), 7)} closes (the server generates it on schedule; \`chess-footprint report generate\` does it on demand)`,
     );
   }
-  return payloadOf(row);
+  return payloadOf(ctx.store, row, linkBase(ctx));
 }

@@ -1,3 +1,4 @@
+import { ne } from 'drizzle-orm';
 import type { AppDeps } from '../context.js';
 import { connections } from '../store/schema/index.js';
 import { repeatEvery } from '../timers.js';
@@ -19,7 +20,8 @@ export function startSyncScheduler(deps: AppDeps, opts: { firstRunDelayMs?: numb
     running = true;
     try {
       // A connection left `syncing` by a killed process is picked up again like any other.
-      const all = deps.store.db.select().from(connections).all();
+      // Demo connections are local data only (status `demo`, schemas/profile.ts).
+      const all = deps.store.db.select().from(connections).where(ne(connections.status, 'demo')).all();
       for (const c of all) {
         if (controller.signal.aborted) break;
         await syncConnection(deps, c, { signal: controller.signal });

@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { loadSecretKey, SECRET_KEY_FILE } from './secretKey.js';
 import { migrationsDir } from '../paths.js';
+import { ensurePrivateDir, ensurePrivateFile, type Log } from './privateFiles.js';
 import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -11,6 +12,8 @@ export type Db = BetterSQLite3Database<typeof schema>;
 export interface Store {
   db: Db;
   sqlite: Database.Database;
+  /** The store's secret key (src/store/secretKey.ts), read from the 0600 file beside the database. */
+  key: Buffer;
   close(): void;
 }
 
@@ -18,9 +21,17 @@ export interface Store {
  * Opens (creating if needed) the store and applies the committed migrations.
  * WAL plus synchronous=FULL: an acknowledged write survives a crash or power loss.
  */
-export function openStore(file: string): Store {
+export function openStore(file: string, opts: { log?: Log } = {}): Store {
+  const log = opts.log ?? ((line: string) => console.error(line));
+  const dir = dirname(file);
+  ensurePrivateDir(dir, log);
+  const key = loadSecretKey(dir);
+  ensurePrivateFile(join(dir, SECRET_KEY_FILE), log);
+  ensurePrivateFile(file, log, true);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
+  // SQLite gives the WAL and shared-memory files the database's mode; an older store's are fixed here.
+  for (const side of ['-wal', '-shm']) ensurePrivateFile(file + side, log);
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -31,11 +42,11 @@ export function openStore(file: string): Store {
   migrate(db, { migrationsFolder: migrationsDir });
   // Keeps the planner's statistics fresh (cheap; only tables that changed a lot are re-analysed).
   sqlite.pragma('optimize = 0x10002');
-  return { db, sqlite, close: () => sqlite.close() };
+  return { db, sqlite, key, close: () => sqlite.close() };
 }
 
+/** The database file of a data folder (openStore creates the folder, 0700, when missing). */
 export function storeFile(dataDir: string): string {
-  mkdirSync(dataDir, { recursive: true });
   return join(dataDir, 'chess-footprint.sqlite');
 }
 

@@ -34,12 +34,14 @@ describe('the CLI contract', { timeout: 120_000 }, () => {
   });
 
   test('serve prints "listening on http://HOST:PORT", the MCP URL and a token with --demo, and serves', async () => {
-    const { child, stdout } = await start(['serve', '--demo', '--port', '0', '--data-dir', dir], /token: +cfp_\S+\n/);
+    // A fresh store: --demo seeds it and prints its token once (a restart prints none: firstRun.test.ts).
+    const fresh = join(dir, 'serve');
+    const { child, stdout } = await start(['serve', '--demo', '--demo-games', '40', '--port', '0', '--data-dir', fresh], /token: +cfp_\S+\n/);
     try {
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout())![1];
       expect(stdout()).toContain(`MCP server: ${url}/api/mcp`);
-      // The config snippet follows the token line, possibly in a later chunk.
-      await expect.poll(() => stdout(), { timeout: 10_000 }).toContain('mcp-remote');
+      // The Claude Desktop snippet follows the token line, possibly in a later chunk.
+      await expect.poll(() => stdout(), { timeout: 10_000 }).toContain('"mcpServers"');
       const token = /token: +(cfp_\S+)/.exec(stdout())![1];
       const res = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);

@@ -1,12 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { copyCheckout, NOT_IN_A_CLONE } from '../helpers/clone.js';
 import { REPO_ROOT } from '../helpers/fixtures.js';
-
-/** What a clone holds: everything but installed modules, build output, local stores and git's own folder. */
-const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', '.git', '.data', 'coverage']);
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -22,6 +20,7 @@ function walk(dir: string, out: string[] = []): string[] {
 const DATA_READING_TESTS = [
   'test/chess/pgn.test.ts',
   'test/chess/accuracy.test.ts',
+  'test/chess/judgments.test.ts',
   'test/chess/pairing/trf.test.ts',
   'test/sources/chessresults/parse.test.ts',
   'test/services/library.test.ts',
@@ -46,10 +45,7 @@ describe('a clone placed anywhere', () => {
   });
 
   test('the data-reading tests pass in a copy with nothing beside it', () => {
-    const clone = join(tmp, 'chess-footprint');
-    cpSync(REPO_ROOT, clone, { recursive: true, filter: (src) => !NOT_IN_A_CLONE.has(src.split(/[\\/]/).pop()!) });
-    // The installed modules are not part of a clone; `npm ci` would put the same ones there.
-    symlinkSync(join(REPO_ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+    const clone = copyCheckout(join(tmp, 'chess-footprint'));
     const vitest = join(clone, 'node_modules', 'vitest', 'vitest.mjs');
     const out = execFileSync(process.execPath, [vitest, 'run', ...DATA_READING_TESTS], {
       cwd: clone,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { WeeklyReport } from '../../schemas/aggregates.js';
 import { renderReportPage } from '../../src/services/reportPage.js';
@@ -47,8 +48,9 @@ beforeEach(() => {
 });
 afterEach(() => app.close());
 
-async function latest(t = token) {
-  return app.call(getWeeklyReport, {}, t);
+/** As served to a request that reached BASE. */
+async function latest(t = token, origin = BASE) {
+  return app.call(getWeeklyReport, {}, t, { surface: 'rest', key: 'test', origin });
 }
 
 describe('get_weekly_report', () => {
@@ -61,7 +63,7 @@ describe('get_weekly_report', () => {
 
   test('the week’s sections, rating lines, best win, toughest defeat and puzzles', async () => {
     app.clock.set('2026-11-21T00:05:00Z');
-    generateReport(app.deps.store, app.clock, userId, '2026-11-20', BASE);
+    generateReport(app.deps.store, app.clock, userId, '2026-11-20');
     const out = await latest();
     expect(out.status).toBe(200);
     const r = WeeklyReport.parse(out.body);
@@ -86,7 +88,7 @@ describe('get_weekly_report', () => {
 
   test('frozen: games synced later do not change it, and generating again returns the stored one', async () => {
     app.clock.set('2026-11-21T00:05:00Z');
-    const first = generateReport(app.deps.store, app.clock, userId, '2026-11-20', BASE);
+    const first = generateReport(app.deps.store, app.clock, userId, '2026-11-20');
     expect(first.created).toBe(true);
     const before = (await latest()).body;
     // A late sync brings two more games of that week.
@@ -95,7 +97,7 @@ describe('get_weekly_report', () => {
       gameRow(userId, { playedAt: '2026-11-17T11:00:00.000Z', provider: 'siteB', timeClass: 'rapid', result: 'loss', opponentRating: 1000 }),
     ]);
     app.clock.set('2026-11-22T09:00:00Z');
-    const again = generateReport(app.deps.store, app.clock, userId, '2026-11-20', BASE);
+    const again = generateReport(app.deps.store, app.clock, userId, '2026-11-20');
     expect(again.created).toBe(false);
     expect(again.row.shareToken).toBe(first.row.shareToken);
     expect((await latest()).body).toEqual(before);
@@ -104,23 +106,62 @@ describe('get_weekly_report', () => {
 
   test('the newest week is returned; another account sees only its own (404)', async () => {
     app.clock.set('2026-11-21T00:05:00Z');
-    generateReport(app.deps.store, app.clock, userId, '2026-11-20', BASE);
-    generateReport(app.deps.store, app.clock, userId, '2026-11-13', BASE);
+    generateReport(app.deps.store, app.clock, userId, '2026-11-20');
+    generateReport(app.deps.store, app.clock, userId, '2026-11-13');
     expect(WeeklyReport.parse((await latest()).body).weekEnd).toBe('2026-11-20');
     const other = app.addUser();
     expect((await latest(other.token)).status).toBe(404);
   });
 
   test('a week must end on a Friday', () => {
-    expect(() => generateReport(app.deps.store, app.clock, userId, '2026-11-19', BASE)).toThrow(/not a Friday/);
+    expect(() => generateReport(app.deps.store, app.clock, userId, '2026-11-19')).toThrow(/not a Friday/);
+  });
+});
+
+const shareTokenOf = (url: string) => url.split('/').at(-1)!;
+
+describe('share links', () => {
+  test('built when read: from the origin serving the request, the same unguessable path each time', async () => {
+    app.clock.set('2026-11-21T00:05:00Z');
+    generateReport(app.deps.store, app.clock, userId, '2026-11-20');
+    const here = WeeklyReport.parse((await latest(token, 'http://127.0.0.1:4123')).body).shareUrl;
+    const there = WeeklyReport.parse((await latest(token, 'https://chess.example.org')).body).shareUrl;
+    expect(here).toMatch(/^http:\/\/127\.0\.0\.1:4123\/share\/reports\/[A-Za-z0-9_-]{43}$/);
+    expect(there).toBe(here.replace('http://127.0.0.1:4123', 'https://chess.example.org'));
+    // Over stdio there is no request origin: the configured address (HOST:PORT) is the base.
+    expect(WeeklyReport.parse((await app.call(getWeeklyReport, {}, token)).body).shareUrl).toBe(here.replace('127.0.0.1:4123', '127.0.0.1:3000'));
+  });
+
+  test('CFP_PUBLIC_URL, when set, wins over the request origin', async () => {
+    const pub = makeTestApp({ now: '2026-11-21T00:05:00Z', env: { CFP_PUBLIC_URL: 'https://chess.example.org/' } });
+    try {
+      const { token: t, user } = pub.addUser();
+      generateReport(pub.deps.store, pub.clock, user.id, '2026-11-20');
+      const out = await pub.call(getWeeklyReport, {}, t, { surface: 'rest', key: 'test', origin: 'http://127.0.0.1:9999' });
+      expect(WeeklyReport.parse(out.body).shareUrl).toMatch(/^https:\/\/chess\.example\.org\/share\/reports\/[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await pub.close();
+    }
+  });
+
+  test('the store holds neither the link nor its token: only the token\'s SHA-256, which opens the page', async () => {
+    app.clock.set('2026-11-21T00:05:00Z');
+    const { row } = generateReport(app.deps.store, app.clock, userId, '2026-11-20');
+    const shareToken = shareTokenOf(WeeklyReport.parse((await latest()).body).shareUrl);
+    expect(row.payload).not.toContain(shareToken);
+    expect(row.payload).not.toContain('shareUrl');
+    expect(row.shareToken).toBe(createHash('sha256').update(shareToken).digest('hex'));
+    expect(renderReportPage(app.deps.store, shareToken)).toContain('Chess week 2026-11-14 to 2026-11-20');
+    // The fingerprint itself is not a key to the page.
+    expect(renderReportPage(app.deps.store, row.shareToken)).toBeNull();
   });
 });
 
 describe('share page', () => {
   test('a readable standalone page of the frozen payload, with an inline SVG chart, escaped', async () => {
     app.clock.set('2026-11-21T00:05:00Z');
-    const { row } = generateReport(app.deps.store, app.clock, userId, '2026-11-20', BASE);
-    const html = renderReportPage(app.deps.store, row.shareToken)!;
+    generateReport(app.deps.store, app.clock, userId, '2026-11-20');
+    const html = renderReportPage(app.deps.store, shareTokenOf(WeeklyReport.parse((await latest()).body).shareUrl))!;
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('<svg');
     expect(html).toContain('<polyline');

@@ -1,5 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { revealSourceToken } from '../../store/storedSecrets.js';
 import type { AppDeps } from '../../context.js';
+import { DEMO_CONNECTION_MESSAGE } from '../../../schemas/profile.js';
 import { SourceFormatError, SourceHttpError, SourceRateLimited, SourceStalled } from '../../sources/types.js';
 import { connections } from '../../store/schema/index.js';
 import { syncChesscom } from './chesscom.js';
@@ -58,7 +60,8 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
   const sc: SourceSyncContext = {
     deps,
     userId: connection.userId,
-    connection: { ...connection },
+    // The lichess token is sealed at rest (src/store/secretKey.ts); the runners get it in clear, in memory only.
+    connection: { ...connection, sourceToken: revealSourceToken(deps.store, connection.sourceToken) },
     opts,
     summary,
     progress: (phase, done = null, total = null) =>
@@ -72,6 +75,11 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
         total,
       }),
   };
+  if (connection.status === 'demo') {
+    // Made-up accounts: syncing them would query real strangers' accounts on the real sites.
+    summary.error = DEMO_CONNECTION_MESSAGE;
+    return summary;
+  }
   setStatus(deps, connection.id, { status: 'syncing', statusMessage: null });
   try {
     await RUNNERS[connection.provider](sc);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { CONNECTION_STATUSES } from '../../../schemas/profile.js';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const users = sqliteTable('users', {
@@ -21,7 +22,10 @@ export const tokens = sqliteTable(
     name: text('name').notNull(),
     fingerprint: text('fingerprint').notNull().unique(),
     createdAt: text('created_at').notNull(),
+    // Stamped at most once a minute per token (src/auth/tokens.ts).
     lastUsedAt: text('last_used_at'),
+    // null: never expires (`token create --expires-in DAYS` sets it).
+    expiresAt: text('expires_at'),
     revokedAt: text('revoked_at'),
   },
   (t) => [index('tokens_user').on(t.userId)],
@@ -39,7 +43,7 @@ export const connections = sqliteTable(
     externalId: text('external_id').notNull(),
     // Lichess personal API token (optional): it has to be sent to lichess, so it cannot be a fingerprint.
     sourceToken: text('source_token'),
-    status: text('status', { enum: ['never-synced', 'syncing', 'ok', 'error'] })
+    status: text('status', { enum: CONNECTION_STATUSES })
       .notNull()
       .default('never-synced'),
     statusMessage: text('status_message'),

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { packageRoot } from '../paths.js';
+import { claudeConfigJson, mcpServerEntry } from './claudeConfig.js';
+
+/** How to run this CLI again: the bare name when installed (npm links it on PATH), else node and the absolute bin. */
+export function cliCommand(): string {
+  const bin = join(packageRoot, 'bin', 'chess-footprint.js');
+  return packageRoot.split(/[\\/]/).includes('node_modules') ? 'chess-footprint' : `node ${bin}`;
+}
+
+/** The token line: the token when one was just issued, else how to get one (tokens are shown once). */
+export function tokenLines(token: string | null, dataDir: string): string[] {
+  if (token) return [`token:      ${token}`];
+  return [
+    'token:      the token printed when this store was created still works (tokens are shown once);',
+    `            \`${cliCommand()} token create --name NAME --data-dir ${dataDir}\` prints another`,
+  ];
+}
+
+/** The Claude Desktop paragraph: the command that writes the configuration, and the snippet itself. */
+export function claudeDesktopLines(token: string | null, dataDir: string): string[] {
+  return [
+    `Claude Desktop: \`${cliCommand()} claude-config --write --data-dir ${dataDir}\` adds this store to claude_desktop_config.json,`,
+    'or paste this into it (mcpServers):',
+    claudeConfigJson(mcpServerEntry({ dataDir, token })),
+  ];
+}
+
+/** Everything `serve` prints once it listens (stdout): one place, so additions stay together. */
+export function serveBanner(opts: { url: string; dataDir: string; token: string | null }): string {
+  const { url, dataDir, token } = opts;
+  return [
+    `listening on ${url}`,
+    `REST API:   ${url}/api/v1   (OpenAPI: ${url}/openapi.json)`,
+    `MCP server: ${url}/api/mcp`,
+    `health:     ${url}/health`,
+    `data:       ${dataDir}`,
+    ...tokenLines(token, dataDir),
+    ...claudeDesktopLines(token, dataDir),
+  ].join('\n');
+}

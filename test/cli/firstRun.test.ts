@@ -1,0 +1,159 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLI, cli, start } from '../helpers/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cfp-first-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI and resolves with its exit code and both streams, failing or not. */
+async function run(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(CLI[0], [...CLI.slice(1), ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const tokenList = async (data: string) => JSON.parse((await cli(['token', 'list', '--json', '--data-dir', data])).stdout) as Array<{ id: string; name: string; revokedAt: string | null; lastUsedAt: string | null }>;
+
+describe('a first run', { timeout: 300_000 }, () => {
+  test('serve --demo: the first start prints the token; a restart mints none and says how to get one', async () => {
+    const data = join(dir, 'restart');
+    const first = await start(['serve', '--demo', '--demo-games', '10', '--port', '0', '--data-dir', data], /"mcpServers"[\s\S]*\n}\n/);
+    let token: string;
+    try {
+      token = /token: +(cfp_\S+)/.exec(first.stdout())![1];
+      const url = /listening on (\S+)/.exec(first.stdout())![1];
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+      await new Promise((r) => first.child.once('exit', r));
+    }
+    const before = await tokenList(data);
+    const second = await start(['serve', '--demo', '--demo-games', '10', '--port', '0', '--data-dir', data], /"mcpServers"[\s\S]*\n}\n/);
+    try {
+      const out = second.stdout();
+      expect(out).not.toMatch(/cfp_[A-Za-z0-9_-]{43}/);
+      expect(out).toContain('the token printed when this store was created still works');
+      expect(out).toContain(`token create --name NAME --data-dir ${data}`);
+      // The Claude Desktop snippet of a restart has the placeholder, never a new token.
+      expect(out).toContain('"CFP_TOKEN": "<a token from `chess-footprint token create --name claude`>"');
+      const url = /listening on (\S+)/.exec(out)![1];
+      const me = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(me.status).toBe(200);
+    } finally {
+      second.child.kill('SIGTERM');
+      await new Promise((r) => second.child.once('exit', r));
+    }
+    expect(await tokenList(data)).toHaveLength(before.length);
+  });
+
+  test('claude-config prints absolute node, script and data folder with the token; --write merges, keeps other servers, backs up', async () => {
+    const data = join(dir, 'claude');
+    await cli(['demo', '--data-dir', data, '--games', '10']);
+    const printed = JSON.parse((await cli(['claude-config', '--data-dir', data])).stdout) as { mcpServers: Record<string, { command: string; args: string[]; env: { CFP_TOKEN: string } }> };
+    const entry = printed.mcpServers['chess-footprint'];
+    expect(entry.command).toBe(process.execPath);
+    expect(entry.args).toEqual([join(import.meta.dirname, '..', '..', 'bin', 'chess-footprint.js'), 'mcp', '--data-dir', data]);
+    expect(entry.env.CFP_TOKEN).toMatch(/^cfp_[A-Za-z0-9_-]{43}$/);
+
+    const file = join(dir, 'Claude', 'claude_desktop_config.json');
+    mkdirSync(join(dir, 'Claude'));
+    const other = { globalShortcut: 'Ctrl+Space', mcpServers: { files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } };
+    writeFileSync(file, JSON.stringify(other));
+    const written = await run(['claude-config', '--write', '--config-file', file, '--data-dir', data]);
+    expect(written.code).toBe(0);
+    const merged = JSON.parse(readFileSync(file, 'utf8'));
+    expect(merged.globalShortcut).toBe('Ctrl+Space');
+    expect(merged.mcpServers.files).toEqual(other.mcpServers.files);
+    expect(merged.mcpServers['chess-footprint'].args).toEqual(entry.args);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const backups = readdirSync(join(dir, 'Claude')).filter((f) => f.startsWith('claude_desktop_config.json.bak-'));
+    expect(backups).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, 'Claude', backups[0]), 'utf8'))).toEqual(other);
+    expect(written.stderr).toContain(`added the chess-footprint server in ${file}`);
+
+    // Each run replaced the previous claude-desktop token: one live, the printed one revoked.
+    const claudeTokens = (await tokenList(data)).filter((t) => t.name === 'claude-desktop');
+    expect(claudeTokens).toHaveLength(2);
+    expect(claudeTokens.filter((t) => t.revokedAt === null)).toHaveLength(1);
+
+    // A file that is not JSON is left as it is.
+    writeFileSync(file, '{ not json');
+    const refused = await run(['claude-config', '--write', '--config-file', file, '--data-dir', data]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/is not valid JSON; fix or move it/);
+    expect(readFileSync(file, 'utf8')).toBe('{ not json');
+
+    // A token of another store is refused, naming the store.
+    const foreign = await run(['claude-config', '--token', 'cfp_' + 'x'.repeat(43), '--data-dir', data]);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain(`is not a live token of demo@example.com in the store at ${data}`);
+  });
+
+  test('mcp on a store with no account, or with a token it does not know, says so on stderr naming the data folder', async () => {
+    const empty = join(dir, 'empty');
+    for (const [data, token, expected] of [
+      [empty, 'cfp_' + 'y'.repeat(43), `the store at ${empty} has no account (is --data-dir right?`],
+      [join(dir, 'claude'), 'cfp_' + 'y'.repeat(43), `CFP_TOKEN is not a live token of the store at ${join(dir, 'claude')}`],
+    ] as const) {
+      const transport = new StdioClientTransport({ command: CLI[0], args: [...CLI.slice(1), 'mcp', '--data-dir', data], env: { ...(process.env as Record<string, string>), CFP_TOKEN: token }, stderr: 'pipe' });
+      let err = '';
+      transport.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const client = new Client({ name: 'first-run', version: '0.0.0' });
+      await client.connect(transport);
+      try {
+        const res = await client.callTool({ name: 'get_profile', arguments: {} });
+        expect(res.isError).toBe(true);
+        expect(err).toContain(expected);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  test('human errors with documented exit codes: missing file 2, busy port 4, unusable data folder 3', async () => {
+    const data = join(dir, 'claude');
+    const missing = await run(['import', join(dir, 'missing.pgn'), '--data-dir', data]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toBe(`error: no such file or folder: ${join(dir, 'missing.pgn')}`);
+
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const taken = await run(['serve', '--port', String(port), '--data-dir', data]);
+      expect(taken.code).toBe(4);
+      expect(taken.stderr).toContain(`error: port ${port} on 127.0.0.1 is already in use`);
+      expect(taken.stderr).toContain('choose another with --port N');
+    } finally {
+      busy.close();
+    }
+
+    const aFile = join(dir, 'not-a-folder');
+    writeFileSync(aFile, 'x');
+    const notDir = await run(['token', 'list', '--data-dir', join(aFile, 'data')]);
+    expect(notDir.code).toBe(3);
+    expect(notDir.stderr).toContain(`error: cannot use the data folder ${join(aFile, 'data')}:`);
+
+    const junk = join(dir, 'junk');
+    mkdirSync(junk);
+    writeFileSync(join(junk, 'chess-footprint.sqlite'), 'this is not a database, just text long enough to fill a header page');
+    const notStore = await run(['token', 'list', '--data-dir', junk]);
+    expect(notStore.code).toBe(3);
+    expect(notStore.stderr).toContain('is not a readable SQLite store');
+  });
+});
