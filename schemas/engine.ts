@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type * as T from '../src/chess/engineOutput.js';
-import { TERMINALS } from '../src/chess/engineOutput.js';
+import { ENGINE_KINDS, TERMINALS } from '../src/chess/engineOutput.js';
 import { declaredAs } from './declared.js';
 
 /**
@@ -36,9 +36,20 @@ export const StoredPosition = declaredAs<T.StoredPosition>()(
   }),
 );
 
+export const EngineIdentity = declaredAs<T.EngineIdentity>()(
+  z
+    .object({
+      name: z.string(),
+      version: z.string(),
+      build: z.enum(ENGINE_KINDS).optional().describe('Bundled WASM build (full or lite network) or native; absent on reviews stored before builds were recorded'),
+      network: z.string().nullable().optional().describe('The NNUE file the engine loaded (its EvalFile default); absent on older reviews'),
+    })
+    .describe('The engine that made a review; reviews made with another build stay valid and carry their own'),
+);
+
 export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
   z.object({
-    engine: z.object({ name: z.string(), version: z.string() }),
+    engine: EngineIdentity,
     budget: z.object({ nodesPerPosition: z.number().int(), multiPv: z.number().int() }),
     startFen: z.string(),
     movesUci: z.array(z.string()),
@@ -48,6 +59,7 @@ export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
 );
 
 export type EngineScore = T.EngineScore;
+export type EngineIdentity = T.EngineIdentity;
 export type EngineLine = T.EngineLine;
 export type StoredPosition = T.StoredPosition;
 export type StoredAnalysis = T.StoredAnalysis;

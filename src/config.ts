@@ -1,6 +1,7 @@
 import { homedir, availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ENGINE_BUILD, ENGINE_BUILDS } from './engine/builds.js';
 import { DEFAULT_BUCKETS, FAMILIES, type Family } from './limits/buckets.js';
 
 /**
@@ -40,13 +41,20 @@ export const ConfigSchema = z.object({
     maxRetryAfterSeconds: fromEnv(int(1, 86_400).default(900), 'CFP_SOURCE_MAX_RETRY_AFTER_SECONDS', 'Longest Retry-After honoured; a source asking for more stops for this sync'),
   }),
   engine: z.object({
-    path: fromEnv(z.string().nullable().default(null), 'CFP_STOCKFISH', 'Native UCI binary; null runs the bundled WASM Stockfish'),
+    path: fromEnv(z.string().nullable().default(null), 'CFP_STOCKFISH', 'Native UCI binary; null runs the bundled WASM Stockfish build'),
+    // The default was chosen by `npm run bench engine` (README, engine section); a native binary wins over it.
+    build: fromEnv(
+      z.enum(ENGINE_BUILDS).default(DEFAULT_ENGINE_BUILD),
+      'CFP_ENGINE_BUILD',
+      'Bundled WASM build when no native binary is set: full (the standard network) or lite (a small one)',
+    ),
     // Stockfish's own option bounds (Threads 1..1024, Hash 1..33554432 MB); the spec's MultiPV 1..5.
     threads: fromEnv(int(1, 1024).default(1), 'CFP_ENGINE_THREADS'),
     hashMb: fromEnv(int(1, 33_554_432).default(32), 'CFP_ENGINE_HASH_MB'),
     // One engine process per core by default; one game is split over all of them.
     workers: fromEnv(int(1, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
-    nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(150_000), 'CFP_ENGINE_NODES'),
+    // Chosen with the default build by `npm run bench engine` (README, Engine review).
+    nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(100_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
   }),
   // At least a minute (sources ask for courtesy), at most a year; scheduled without the 2^31−1 ms timer limit.

@@ -33,6 +33,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const getAnalyser = (): Analyser => {
     analyser ??= new EnginePool({
       path: deps.config.engine.path,
+      build: deps.config.engine.build,
       threads: deps.config.engine.threads,
       hashMb: deps.config.engine.hashMb,
       multiPv: deps.config.engine.multiPv,

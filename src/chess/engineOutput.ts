@@ -33,8 +33,27 @@ export interface StoredPosition {
   nodes: number;
 }
 
+/** The npm `stockfish` package's single-threaded WASM builds: the standard network, or a small one. */
+export const ENGINE_BUILDS = ['full', 'lite'] as const;
+export type EngineBuild = (typeof ENGINE_BUILDS)[number];
+/** What ran a review: a bundled build, or a native binary. */
+export const ENGINE_KINDS = [...ENGINE_BUILDS, 'native'] as const;
+export type EngineKind = (typeof ENGINE_KINDS)[number];
+
+/**
+ * The engine that made a review. `build` and `network` are absent on reviews stored before they were
+ * recorded: those stay valid, and a review made with another build than today's default says which.
+ */
+export interface EngineIdentity {
+  name: string;
+  version: string;
+  build?: EngineKind;
+  /** The NNUE file the engine loaded (its EvalFile default), null when it names none. */
+  network?: string | null;
+}
+
 export interface StoredAnalysis {
-  engine: { name: string; version: string };
+  engine: EngineIdentity;
   budget: { nodesPerPosition: number; multiPv: number };
   startFen: string;
   movesUci: string[];

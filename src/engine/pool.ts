@@ -116,9 +116,10 @@ export class EnginePool implements Analyser {
         }
         throw failure.reason;
       }
-      const id = this.engines.find((e) => e)?.id ?? { name: 'unknown', version: 'unknown' };
+      const first = this.engines.find((e) => e);
       return {
-        engine: id,
+        // Build and network go with every review, so one made by another build says which it was.
+        engine: first ? { ...first.id, build: first.kind, network: first.network } : { name: 'unknown', version: 'unknown' },
         budget: { nodesPerPosition: this.opts.nodesPerPosition, multiPv: this.opts.multiPv },
         startFen,
         movesUci: [...movesUci],

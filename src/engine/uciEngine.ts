@@ -1,21 +1,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
+import { engineCommand, startTimeoutMs, type EngineBuild, type EngineKind } from './builds.js';
 import { parseUciLine, SearchCollector, type SearchResult, type UciMessage } from './uciParser.js';
 
 export interface EngineSpec {
-  /** A native UCI binary; null runs the npm `stockfish` package's single-threaded lite WASM build under node. */
+  /** A native UCI binary; null runs the npm `stockfish` package's single-threaded WASM `build` under node. */
   path: string | null;
+  /** Which bundled build runs when `path` is null (src/engine/builds.ts). */
+  build: EngineBuild;
   threads: number;
   hashMb: number;
   multiPv: number;
-}
-
-/** The bundled engine: Stockfish 19 lite, single-threaded WASM (no SharedArrayBuffer needed, ~1 MB net). */
-export function bundledEnginePath(): string {
-  return createRequire(import.meta.url).resolve('stockfish/bin/stockfish-19-lite-single.js');
 }
 
 export class EngineFailure extends Error {
@@ -41,8 +38,14 @@ export class UciEngine {
   private exited: string | null = null;
   private onExit: Array<(reason: string) => void> = [];
   id = { name: 'unknown', version: 'unknown' };
+  /** The NNUE network file the engine loads by default (its EvalFile option), or null when it names none. */
+  network: string | null = null;
 
-  private constructor(private readonly proc: ChildProcessWithoutNullStreams) {
+  private constructor(
+    private readonly proc: ChildProcessWithoutNullStreams,
+    /** Which engine this process runs: a bundled build or a native binary. */
+    readonly kind: EngineKind,
+  ) {
     createInterface({ input: proc.stdout }).on('line', (line) => this.dispatch(parseUciLine(line)));
     proc.stderr.resume();
     const fail = (reason: string) => {
@@ -60,17 +63,20 @@ export class UciEngine {
     return this.proc.pid;
   }
 
-  static async start(spec: EngineSpec, timeoutMs = 30_000): Promise<UciEngine> {
-    const proc = spec.path
-      ? spawn(spec.path, [], { stdio: 'pipe' })
-      : spawn(process.execPath, [bundledEnginePath()], { stdio: 'pipe' });
+  static async start(spec: EngineSpec, timeout?: number): Promise<UciEngine> {
+    const cmd = engineCommand(spec);
+    const timeoutMs = timeout ?? startTimeoutMs(cmd.kind);
+    const proc = spawn(cmd.command, cmd.args, { stdio: 'pipe' });
     lowerPriority(proc.pid);
-    const engine = new UciEngine(proc);
+    const engine = new UciEngine(proc, cmd.kind);
     try {
       let idName = '';
       engine.send('uci');
       await engine.until((m) => {
         if (m.kind === 'id' && m.field === 'name') idName = m.value;
+        // `option name EvalFile type string default nn-1a298aa575a0.nnue`: the network the build embeds.
+        const net = m.kind === 'other' ? /^option name EvalFile type string default (\S+)/.exec(m.text) : null;
+        if (net && net[1] !== '<empty>') engine.network = net[1];
         return m.kind === 'uciok';
       }, timeoutMs);
       engine.id = splitEngineId(idName);
@@ -161,6 +167,16 @@ export class UciEngine {
       // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Peak resident memory of the engine process in bytes (Linux /proc VmHWM; null elsewhere). For benchmarks. */
+  peakRssBytes(): number | null {
+    try {
+      const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : null;
     } catch {
       return null;
     }

@@ -7,6 +7,7 @@ import { CONVENTION_NOTES } from '../chess/evaluation.js';
 import { buildPlies, type AnalysedPly } from '../chess/plyAnalysis.js';
 import type { PersonalCtx } from '../context.js';
 import { ownerReview, type OwnedReview } from './review/records.js';
+import { engineLabel } from '../engine/builds.js';
 
 export type { GameRow };
 
@@ -64,7 +65,7 @@ export function nextStepFor(game: GameRow): string {
 export function provenance(a: AnalysedGame) {
   return {
     source: 'engine review by this service (stored engine output, recomputed deterministically)',
-    engineVersion: `${a.stored.engine.name} ${a.stored.engine.version}`,
+    engineVersion: engineLabel(a.stored.engine),
     depth: a.review.derivation.depth,
     analysedAt: a.review.reviewedAt,
     generatedBy: 'deterministic' as const,

@@ -128,7 +128,7 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     }
 
     // Reviews on both cores: two engines searching without end at their (lowered) priority.
-    const engines = await Promise.all([0, 1].map(() => UciEngine.start({ path: null, threads: 1, hashMb: 16, multiPv: 1 })));
+    const engines = await Promise.all([0, 1].map(() => UciEngine.start({ path: null, build: 'lite', threads: 1, hashMb: 16, multiPv: 1 })));
     const searches = engines.map((e) => e.search('startpos', 2_000_000_000, 3_600_000).catch(() => null));
     try {
       await new Promise((r) => setTimeout(r, 1000));

@@ -4,7 +4,7 @@ import { ENGINE_NICE, UciEngine } from '../../src/engine/uciEngine.js';
 
 describe('engine processes', () => {
   test('run at a lower OS priority, so reviews yield the CPU to the server', async () => {
-    const engine = await UciEngine.start({ path: null, threads: 1, hashMb: 16, multiPv: 1 });
+    const engine = await UciEngine.start({ path: null, build: 'lite', threads: 1, hashMb: 16, multiPv: 1 });
     try {
       expect(engine.pid).toBeGreaterThan(0);
       expect(getPriority(engine.pid!)).toBe(ENGINE_NICE);

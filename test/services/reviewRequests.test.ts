@@ -11,7 +11,8 @@ import { requestGameReview } from '../../tools/games/request_game_review.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 // Engine-backed: a tiny real budget keeps these quick (a few thousand nodes per position).
-const ENGINE_ENV = { CFP_ENGINE_NODES: '3000', CFP_ENGINE_WORKERS: '2' };
+// The lite build: these tests are about the queue, not the network, and it starts in a fraction of the full build's time.
+const ENGINE_ENV = { CFP_ENGINE_NODES: '3000', CFP_ENGINE_WORKERS: '2', CFP_ENGINE_BUILD: 'lite' };
 
 let app: TestApp;
 afterEach(async () => app?.close());

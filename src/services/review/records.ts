@@ -1,3 +1,4 @@
+import { engineLabel } from '../../engine/builds.js';
 import { and, eq, lt } from 'drizzle-orm';
 import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.js';
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
@@ -43,7 +44,7 @@ export function saveAnalysis(store: Store, movesKey: string, analysis: StoredAna
     .values({
       movesKey,
       payload: JSON.stringify(analysis),
-      engine: `${analysis.engine.name} ${analysis.engine.version}`,
+      engine: engineLabel(analysis.engine),
       depth: d.depth,
       nodesPerPosition: analysis.budget.nodesPerPosition,
       accuracyWhite: d.accuracyWhite,

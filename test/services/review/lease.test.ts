@@ -119,7 +119,7 @@ describe('job leases', () => {
     const b = createUser(store, clock, { displayName: 'B', email: 'b@example.test' });
     const hungJob = enqueue(store, a.id, ['a3', 'e5']);
     const okJob = enqueue(store, b.id, ['e4', 'e5']);
-    const pool = new EnginePool({ path: hanging, threads: 1, hashMb: 16, multiPv: 1, size: 1, nodesPerPosition: 100, searchTimeoutMs: 400 });
+    const pool = new EnginePool({ path: hanging, build: 'lite', threads: 1, hashMb: 16, multiPv: 1, size: 1, nodesPerPosition: 100, searchTimeoutMs: 400 });
     cleanup.push(() => pool.close());
     const q = new ReviewQueue(store, clock, () => pool);
     await q.runOnce();

@@ -20,7 +20,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const config = (dir: string) => loadConfig({ dataDir: dir }, { CFP_RATE_LIMITS: 'off', CFP_ENGINE_NODES: '2000' });
+// The lite build: the queue is under test, not the network (the full build takes seconds to start).
+const config = (dir: string) => loadConfig({ dataDir: dir }, { CFP_RATE_LIMITS: 'off', CFP_ENGINE_NODES: '2000', CFP_ENGINE_BUILD: 'lite' });
 
 /** One "process": a store opened on the folder and its runtime. */
 function open(dir: string, clock: ReturnType<typeof fixedClock>): AppDeps {
