@@ -52,12 +52,16 @@ export const Evaluation = z
       .nullable()
       .describe('Moves to mate for a mate score (positive: the side in this frame mates; negative: it is mated; 0: the game ended in checkmate, value gives the winner); null for cp'),
   })
-  .describe('An engine evaluation');
+  .describe('An engine evaluation')
+  .meta({ id: 'Evaluation' });
 
-export const MoveRef = z.object({
-  san: z.string().describe('Move in SAN'),
-  uci: z.string().describe('Move in UCI (e2e4, e7e8q)'),
-});
+export const MoveRef = z
+  .object({
+    san: z.string().describe('Move in SAN'),
+    uci: z.string().describe('Move in UCI (e2e4, e7e8q)'),
+  })
+  .describe('A move in SAN and UCI')
+  .meta({ id: 'MoveRef' });
 
 export const ConceptTag = z.object({
   id: z.enum(CONCEPT_IDS).describe('Concept id (detector set v1)'),
@@ -105,7 +109,8 @@ export const Ply = z
     concepts: z.array(ConceptTag).describe('Deterministic concept tags (detector set v1)'),
     humanDifficulty: z.null().describe('Always null: not modelled'),
   })
-  .describe('One ply of the analysed game');
+  .describe('One ply of the analysed game')
+  .meta({ id: 'Ply' });
 
 export const Provenance = z.object({
   source: z.string().describe('Where the numbers come from (engine review of this service)'),

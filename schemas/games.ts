@@ -41,7 +41,8 @@ export const GameSummary = z
     accuracySource: AccuracySource.nullable().describe('platform, review, or null when neither exists'),
     sourceUrl: z.string().describe("Link to the game at its source, or this service's own URL for imports"),
   })
-  .describe('One game, as a row of the games list');
+  .describe('One game, as a row of the games list')
+  .meta({ id: 'GameSummary' });
 export type GameSummary = z.infer<typeof GameSummary>;
 
 export const ClassificationCounts = z

@@ -12,6 +12,8 @@ export interface Caller {
   surface: 'rest' | 'mcp';
   /** REST: the client address (public tools are limited per caller); MCP: one shared key per family. */
   key: string;
+  /** MCP only: how the client reached us, so an auth failure can say what to fix (header or CFP_TOKEN). */
+  transport?: 'http' | 'stdio';
 }
 
 /** Everything a handler may touch. Handlers never see express or MCP objects. */

@@ -18,7 +18,7 @@ export function registerMcpCommand(program: Command): void {
       if (!process.env.CFP_TOKEN) console.error('note: CFP_TOKEN is not set; only the public tools will work');
       // A review requested over stdio must be worked even when no `serve` runs beside it.
       deps.runtime.reviews.startWorkers();
-      const server = createMcpServer(tools, deps, process.env.CFP_TOKEN);
+      const server = createMcpServer(tools, deps, process.env.CFP_TOKEN, { transport: 'stdio' });
       await server.connect(new StdioServerTransport());
       const shutdown = async () => {
         await server.close();

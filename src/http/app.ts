@@ -3,6 +3,7 @@ import type { AnyTool } from '../../tools/defineTool.js';
 import type { AppDeps } from '../context.js';
 import { mcpRouter } from '../mcp/http.js';
 import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillMd, llmsTxt, serverCard } from './discovery.js';
+import { mcpCatalog, registryServerJson, SERVER_CARD_MEDIA_TYPE, serverCardV2 } from './mcpDiscovery.js';
 import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restRouter } from './rest.js';
 import { shareRouter } from './sharePage.js';
@@ -25,6 +26,9 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   const openapi = buildOpenApi(tools, base);
   const catalog = apiCatalog(base);
   const card = serverCard(tools, base);
+  const cardV2 = JSON.stringify(serverCardV2(base));
+  const mcpCatalogJson = JSON.stringify(mcpCatalog(base));
+  const serverJson = JSON.stringify(registryServerJson());
   const skills = agentSkillsIndex(tools, base);
   const skill = coachSkillMd(tools, base);
   const llms = llmsTxt(tools, base);
@@ -39,6 +43,10 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.head('/.well-known/api-catalog', catalogHandler);
   app.get('/.well-known/api-catalog', catalogHandler);
   app.get('/.well-known/mcp.json', (_req, res) => res.json(card));
+  // SEP-2127: the card at <streamable-http-url>/server-card, listed by the MCP Catalog; both public and CORS-open.
+  app.get('/api/mcp/server-card', (_req, res) => res.set('Access-Control-Allow-Origin', '*').type(SERVER_CARD_MEDIA_TYPE).send(cardV2));
+  app.get('/.well-known/mcp/catalog.json', (_req, res) => res.set('Access-Control-Allow-Origin', '*').type('application/json').send(mcpCatalogJson));
+  app.get('/server.json', (_req, res) => res.type('application/json').send(serverJson));
   app.get('/.well-known/agent-skills/index.json', (_req, res) => res.json(skills));
   app.get('/.well-known/agent-skills/chess-footprint-coach/SKILL.md', (_req, res) => res.type('text/markdown; charset=utf-8').send(skill));
   app.get('/llms.txt', (_req, res) => res.type('text/markdown; charset=utf-8').send(llms));

@@ -1,0 +1,46 @@
+import type { Colour } from '../../schemas/common.js';
+import { capCp, flip, positionEval, type Evaluation } from '../chess/evaluation.js';
+import { parseStoredAnalysis } from '../chess/reviewSummary.js';
+import type { Store } from '../store/db.js';
+
+/**
+ * The one place the insight views (opening tree, stats insight blocks) read stored reviews.
+ * Today it parses the stored engine output of the `analyses` table; when the review core stores
+ * its per-ply summary (src/services/review/), only the bodies of these functions change.
+ */
+
+/** Analyses payloads by movesKey, for the keys that have one (chunked under SQLite's variable limit). */
+export function storedAnalysisPayloads(store: Store, movesKeys: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const keys = [...new Set(movesKeys)];
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
+    const rows = store.sqlite
+      .prepare(`SELECT moves_key AS k, payload AS p FROM analyses WHERE moves_key IN (${chunk.map(() => '?').join(',')})`)
+      .all(...chunk) as Array<{ k: string; p: string }>;
+    for (const r of rows) out.set(r.k, r.p);
+  }
+  return out;
+}
+
+/** Which side is to move at position `index` of a game starting from `startFen` (index 0 = before ply 1). */
+function sideToMove(startFen: string, index: number): Colour {
+  const first: Colour = startFen.split(' ')[1] === 'b' ? 'black' : 'white';
+  return index % 2 === 0 ? first : first === 'white' ? 'black' : 'white';
+}
+
+/**
+ * The evaluations of the positions after each of `plies`, from `owner`'s side, in pawns clamped to
+ * ±5 (the project's ±500 cp cap, src/chess/evaluation.ts) so one mate does not swamp an average.
+ * Null for a ply past the end of the game or a position that was not analysed.
+ */
+export function ownerPawnsAfterPlies(payload: string, owner: Colour, plies: readonly number[]): Array<number | null> {
+  const analysis = parseStoredAnalysis(payload);
+  return plies.map((ply) => {
+    if (ply < 0 || ply > analysis.movesUci.length) return null;
+    const e: Evaluation | null = positionEval(analysis.positions[ply]);
+    if (!e) return null;
+    const ownerView = sideToMove(analysis.startFen, ply) === owner ? e : flip(e);
+    return capCp(ownerView.value) / 100;
+  });
+}
