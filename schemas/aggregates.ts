@@ -157,7 +157,7 @@ export const Stats = z
     opponentStrength: z
       .array(
         Bucket.extend({
-          expectedScore: Pct('Score the Elo expectation predicts for these games').nullable(),
+          expectedScore: z.number().nullable().describe('Score the Elo expectation predicts for these games, in percent; null when the bucket has no games'),
         }).describe('Results against opponents rated within [min, max] points of the owner (opponent − owner)'),
       )
       .describe('Results by opponent rating relative to the owner’s own rating before each game; games without both ratings are left out'),
@@ -265,7 +265,7 @@ export const PuzzleStats = z
         to: z.string().describe('Last day of the 12 weeks (today, YYYY-MM-DD)'),
         attempts: z.number().int().describe('Puzzles attempted in the last 12 weeks'),
         solved: z.number().int().describe('Of those, solved'),
-        winRate: Pct('solved / attempts').nullable(),
+        winRate: z.number().nullable().describe('solved / attempts, in percent (0 to 100, one decimal); null with no attempts'),
         averagePuzzleRating: z.number().nullable().describe('Mean rating of the puzzles attempted (rounded); null when none recorded'),
       })
       .describe('The last 12 weeks'),
@@ -334,7 +334,7 @@ export const WeeklyReport = z
       .object({
         attempts: z.number().int().describe('Puzzles attempted in the week'),
         solved: z.number().int().describe('Solved'),
-        winRate: Pct('solved / attempts').nullable(),
+        winRate: z.number().nullable().describe('solved / attempts, in percent (0 to 100, one decimal); null with no attempts'),
         siteBRating: z
           .object({
             start: z.number().int().describe('Puzzle rating entering the week'),

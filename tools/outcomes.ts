@@ -82,5 +82,18 @@ export function renderings(text: string | ToolText): ToolText {
 export const RULES_IN_INSTRUCTIONS =
   'Classifications and phases follow the rules stated once in the server instructions ("Move classifications", "Phases").';
 
-/** Statuses written as bare numbers in a text meant for MCP (a test keeps them out). */
-export const HTTP_STATUS_PATTERN = /\b(?:HTTP\s*)?(?:200|202|400|401|403|404|409|413|415|429|500|501|502|503|504)\b/;
+/**
+ * An HTTP status used as one, in a text meant for MCP (a test keeps them out): after a verb or
+ * article ("answers 404", "is a 409"), before what it means ("409 means", "202 queued", "the 400
+ * error") or in an error list ("(409 if", "Errors: 400"). Plain numbers ("up to 200 rows",
+ * "400 × (wins − losses)", "±500 cp") are not statuses.
+ */
+const STATUS = '(?:200|202|400|401|403|404|409|413|415|429|500|502|503|504)';
+export const HTTP_STATUS_PATTERN = new RegExp(
+  [
+    `\\b(?:answers?|returns?|is|are|a|an|the|HTTP|status|Errors:)\\s+${STATUS}\\b`,
+    `\\b${STATUS}\\s+(?:error|queued|complete|means|says|saying|naming|when|if|until|beyond|otherwise|with|bad|target|the|\\+)\\b`,
+    `\\(${STATUS}\\b`,
+    `\\b${STATUS}:`,
+  ].join('|'),
+);
