@@ -1,6 +1,6 @@
-import type { Colour } from '../../schemas/common.js';
+import type { Colour } from '../chess/types.js';
 import { capCp, flip, positionEval, type Evaluation } from '../chess/evaluation.js';
-import { parseStoredAnalysis } from '../chess/reviewSummary.js';
+import { parseStoredAnalysis } from './review/summary.js';
 import type { Store } from '../store/db.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { Colour } from '../../../schemas/common.js';
+import type { Colour } from '../../chess/types.js';
 import type { Ctx, PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { gamePgn } from '../../services/games.js';

@@ -1,4 +1,4 @@
-import type { Colour } from '../../../schemas/common.js';
+import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { normaliseLine } from '../games.js';
