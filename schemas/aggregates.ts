@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Insights } from './insights.js';
 import { Colour, csvOf, Range, STAT_TIME_CLASSES, StatTimeClass, SYNCED_PROVIDERS, SyncedProvider } from './common.js';
 
 export const StatsInput = z.object({
@@ -183,6 +184,7 @@ export const Stats = z
         }),
       )
       .describe('Form month by month, oldest first'),
+    ...Insights,
   })
   .describe('Aggregates over a window of the owner’s games');
 export type Stats = z.infer<typeof Stats>;

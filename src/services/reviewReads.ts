@@ -1,6 +1,11 @@
-import type { Colour } from '../chess/types.js';
+import { moveAccuracy } from '../chess/accuracy.js';
+import type { TimeControlInfo } from '../chess/clocks.js';
 import { capCp, flip, positionEval, type Evaluation } from '../chess/evaluation.js';
+import type { Phase } from '../chess/phase.js';
+import { buildPlies } from '../chess/plyAnalysis.js';
+import type { Colour } from '../chess/types.js';
 import { parseStoredAnalysis } from './review/summary.js';
+import type { StoredAnalysis } from '../../schemas/engine.js';
 import type { Store } from '../store/db.js';
 
 /**
@@ -8,6 +13,11 @@ import type { Store } from '../store/db.js';
  * Today it parses the stored engine output of the `analyses` table; when the review core stores
  * its per-ply summary (src/services/review/), only the bodies of these functions change.
  */
+
+/** One parse of a stored review, for callers that read several figures of it. */
+export function readStoredReview(payload: string): StoredAnalysis {
+  return parseStoredAnalysis(payload);
+}
 
 /** Analyses payloads by movesKey, for the keys that have one (chunked under SQLite's variable limit). */
 export function storedAnalysisPayloads(store: Store, movesKeys: readonly string[]): Map<string, string> {
@@ -34,7 +44,7 @@ function sideToMove(startFen: string, index: number): Colour {
  * ±5 (the project's ±500 cp cap, src/chess/evaluation.ts) so one mate does not swamp an average.
  * Null for a ply past the end of the game or a position that was not analysed.
  */
-export function ownerPawnsAfterPlies(payload: string, owner: Colour, plies: readonly number[]): Array<number | null> {
+export function ownerPawnsAfterPlies(payload: string | StoredAnalysis, owner: Colour, plies: readonly number[]): Array<number | null> {
   const analysis = parseStoredAnalysis(payload);
   return plies.map((ply) => {
     if (ply < 0 || ply > analysis.movesUci.length) return null;
@@ -43,4 +53,38 @@ export function ownerPawnsAfterPlies(payload: string, owner: Colour, plies: read
     const ownerView = sideToMove(analysis.startFen, ply) === owner ? e : flip(e);
     return capCp(ownerView.value) / 100;
   });
+}
+
+/** What the insight blocks need of one of the owner's reviewed moves. */
+export interface OwnerMoveFact {
+  phase: Phase | null;
+  /** lichess's per-move accuracy (src/chess/accuracy.ts moveAccuracy); null when either evaluation is missing. */
+  accuracy: number | null;
+  /** Classified mistake, miss or blunder. */
+  error: boolean;
+  /** Seconds spent (clock before − clock after + increment); null without clocks. */
+  timeSpentSeconds: number | null;
+}
+
+const ERRORS: ReadonlySet<string> = new Set(['mistake', 'miss', 'blunder']);
+
+/**
+ * The owner's moves of one reviewed game with their phase, accuracy, error flag and time spent,
+ * derived from the stored engine output (withLines off: no line is replayed into SAN).
+ */
+export function ownerMoveFacts(
+  payload: string | StoredAnalysis,
+  owner: Colour,
+  clocks: ReadonlyArray<number | null> | null,
+  timeControl: TimeControlInfo | null,
+): OwnerMoveFact[] {
+  const plies = buildPlies(parseStoredAnalysis(payload), { userColour: owner, clocks, timeControl, withLines: () => false });
+  return plies
+    .filter((p) => p.ply.isUserMove)
+    .map((p) => ({
+      phase: p.ply.phase,
+      accuracy: p.winPercentBefore !== null && p.winPercentAfter !== null ? moveAccuracy(p.winPercentBefore, p.winPercentAfter) : null,
+      error: ERRORS.has(p.ply.classification),
+      timeSpentSeconds: p.ply.timeSpentSeconds,
+    }));
 }

@@ -1,6 +1,7 @@
 import type { Stats, StatsInput } from '../../schemas/aggregates.js';
 import type { PersonalCtx } from '../context.js';
 import * as b from './stats/blocks.js';
+import { insightBlocks } from './stats/insights/index.js';
 import { countGames, loadStatGames } from './stats/load.js';
 import { isoDate, rangeStart } from './stats/window.js';
 
@@ -39,5 +40,6 @@ export function chessStats(ctx: PersonalCtx, input: StatsInput): Stats {
     gameLength: b.gameLength(newest),
     openings: b.openings(newest),
     monthly: b.monthly(chrono),
+    ...insightBlocks(ctx.store, ctx.user.id, newest),
   };
 }
