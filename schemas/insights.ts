@@ -20,7 +20,8 @@ const PhaseFigures = z
       .nullable()
       .describe('Moves classified mistake, miss or blunder per 100 of those moves, one decimal; null with no moves'),
   })
-  .describe('The owner’s play in one phase of the reviewed games');
+  .describe('The owner’s play in one phase of the reviewed games')
+  .meta({ id: 'PhaseFigures' });
 
 export const AccuracyByPhase = z
   .object({
@@ -37,7 +38,8 @@ const SecondsFigure = z
     games: z.int().describe('Games those moves come from'),
     averageSeconds: z.number().nullable().describe('Mean seconds spent per move (clock before − clock after + increment), one decimal; null with no moves'),
   })
-  .describe('Average time spent per move');
+  .describe('Average time spent per move')
+  .meta({ id: 'SecondsFigure' });
 
 export const TimeManagement = z
   .object({

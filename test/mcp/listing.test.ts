@@ -49,8 +49,11 @@ describe('the lean tool listing', () => {
     const listed = await client.listTools();
     expect(listed.tools).toHaveLength(29);
     const bytes = Buffer.byteLength(JSON.stringify(listed));
-    // Measured 142 KB after this change (77% of the baseline); see the closing note for what the rest is.
-    expect(bytes).toBeLessThan(BEFORE_BYTES * 0.8);
+    // A regression guard, not the issue's goal: with the four insight blocks added to get_chess_stats
+    // (10 KB of new, described fields) the listing is 151 KB, 82% of the baseline. The ≤ 50% goal is not
+    // met: MCP has no way to share a definition across tools, and what remains is mostly the 934 field
+    // descriptions the same issue asks to keep (see the closing note of issue 15).
+    expect(bytes).toBeLessThan(BEFORE_BYTES * 0.85);
   });
 
   test('no MCP-facing tool description mentions an HTTP status; the OpenAPI text keeps them', async () => {
