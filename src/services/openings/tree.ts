@@ -4,6 +4,7 @@ import { ApiError } from '../../errors.js';
 import { normaliseLine } from '../games.js';
 import { ownerPawnsAfterPlies, storedAnalysisPayloads } from '../reviewReads.js';
 import { STATS_CAP } from '../stats.js';
+import { meanOf, round2, scorePercent } from '../figures.js';
 
 /** One move played from the position, with what followed it in the owner's games. */
 export interface TreeMove {
@@ -46,9 +47,6 @@ interface Row {
 }
 
 const MAX_PREFIX_PLIES = 60;
-const round1 = (x: number) => Math.round(x * 10) / 10;
-const round2 = (x: number) => Math.round(x * 100) / 100;
-const scoreOf = (win: number, draw: number, games: number) => (games ? round1((100 * (win + draw / 2)) / games) : null);
 
 /**
  * The opening tree of the owner's own games with `colour`: after `moves` (SAN from move 1), each
@@ -110,9 +108,9 @@ export function openingTree(ctx: PersonalCtx, colour: Colour, moves: string): Op
       win: w,
       draw: d,
       loss: g.rows.length - w - d,
-      score: scoreOf(w, d, g.rows.length)!,
-      averageAccuracy: { games: acc.length, average: acc.length ? round1(acc.reduce((a, b) => a + b, 0) / acc.length) : null },
-      averageEvalAfter: { games: g.evals.length, pawns: g.evals.length ? round2(g.evals.reduce((a, b) => a + b, 0) / g.evals.length) : null },
+      score: scorePercent(w, d, g.rows.length)!,
+      averageAccuracy: (({ count, mean }) => ({ games: count, average: mean }))(meanOf(acc)),
+      averageEvalAfter: (({ count, mean }) => ({ games: count, pawns: mean }))(meanOf(g.evals, round2)),
     };
   });
   nextMoves.sort((a, b) => b.games - a.games || a.san.localeCompare(b.san));
@@ -121,7 +119,7 @@ export function openingTree(ctx: PersonalCtx, colour: Colour, moves: string): Op
     moves: prefix,
     lineMoves: line,
     games: rows.length,
-    score: scoreOf(win, draw, rows.length),
+    score: scorePercent(win, draw, rows.length),
     endedHere,
     nextMoves,
     cap: STATS_CAP,

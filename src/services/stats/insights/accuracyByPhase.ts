@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { AccuracyByPhase } from '../../../../schemas/insights.js';
 import { PHASES, type Phase } from '../../../chess/phase.js';
 import type { OwnerMoveFact } from '../../reviewReads.js';
+import { round1 } from '../../figures.js';
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** Accuracy and errors of the owner's moves by phase, over the reviewed games' move facts. */
 export function accuracyByPhase(reviewed: ReadonlyArray<readonly OwnerMoveFact[]>): z.infer<typeof AccuracyByPhase> {

@@ -2,12 +2,11 @@ import type { z } from 'zod';
 import type { OpeningByEval } from '../../../../schemas/insights.js';
 import { openingFamily } from '../../../chess/openings.js';
 import type { InsightGame } from './load.js';
+import { meanOf, round1, round2 } from '../../figures.js';
 
 /** "After move N" is the position once both sides have made N moves: ply 2N. */
 export const EVAL_PLIES = { afterMove10: 20, afterMove15: 30 } as const;
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
  * The top opening families (as the openings block ranks them) with the owner's score and the mean
@@ -27,7 +26,10 @@ export function openingsByEval(
     if (list) list.push(g);
     else by.set(fam, [g]);
   }
-  const mean = (xs: number[]) => ({ games: xs.length, averagePawns: xs.length ? round2(xs.reduce((a, b) => a + b, 0) / xs.length) : null });
+  const mean = (xs: number[]) => {
+    const { count, mean: averagePawns } = meanOf(xs, round2);
+    return { games: count, averagePawns };
+  };
   return [...by.entries()]
     .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, top)

@@ -5,6 +5,7 @@ import { plyClock } from '../../../chess/clocks.js';
 import { PHASES, type Phase } from '../../../chess/phase.js';
 import type { OwnerMoveFact } from '../../reviewReads.js';
 import type { InsightGame } from './load.js';
+import { round1, scorePercent } from '../../figures.js';
 
 /** "Short of time": under this share of the base time on the clock. */
 export const LOW_CLOCK_SHARE = 0.1;
@@ -12,7 +13,6 @@ export const LOW_CLOCK_SHARE = 0.1;
 /** lichess writes "Time forfeit" (either side); chess.com "<player> won on time". Only a loss counts here. */
 const ON_TIME = /time forfeit|won on time/i;
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
 
 interface Tally {
   seconds: number;
@@ -79,6 +79,6 @@ export function timeManagement(games: readonly InsightGame[], reviewedFacts: Rea
     byTimeClass: STAT_TIME_CLASSES.filter((tc) => byClass.has(tc)).map((timeClass) => ({ timeClass, ...figure(byClass.get(timeClass)!) })),
     lowClock: { moves: clockMoves, movesUnder10Percent: lowMoves, share: clockMoves ? round1((100 * lowMoves) / clockMoves) : null },
     lostOnTime: { games: terminated, lost: lostOnTime },
-    scoreWhenLow: { ...low, score: low.games ? round1((100 * (low.win + low.draw / 2)) / low.games) : null },
+    scoreWhenLow: { ...low, score: scorePercent(low.win, low.draw, low.games) },
   };
 }

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { TrendMonth } from '../../../../schemas/insights.js';
 import { STAT_TIME_CLASSES, SYNCED_PROVIDERS, type StatTimeClass, type SyncedProvider } from '../../../../schemas/common.js';
 import type { InsightGame } from './load.js';
+import { round1 } from '../../figures.js';
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /**
  * Month by month (UTC), oldest first: games, score, accuracy and the rating after each month's last
