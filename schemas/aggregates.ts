@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Insights } from './insights.js';
 import { Colour, csvOf, Range, STAT_TIME_CLASSES, StatTimeClass, SYNCED_PROVIDERS, SyncedProvider } from './common.js';
 
 export const StatsInput = z.object({
@@ -29,14 +30,16 @@ export const Filters = z
     timeClasses: z.array(StatTimeClass).nullable().describe('Time classes filtered on (bullet, blitz, rapid, standard); null means all'),
     opening: z.string().nullable().describe('Opening-family prefix filtered on; null means none'),
   })
-  .describe('The filters as understood, echoed back');
+  .describe('The filters as understood, echoed back')
+  .meta({ id: 'Filters' });
 
 export const Window = z
   .object({
     from: z.string().describe('First day of the window (YYYY-MM-DD, UTC); for range=all, the day of the earliest game or reading'),
     to: z.string().nullable().describe('Last day of the window (YYYY-MM-DD); null means up to now'),
   })
-  .describe('The dates the figures cover');
+  .describe('The dates the figures cover')
+  .meta({ id: 'Window' });
 
 export const ResultCounts = z
   .object({
@@ -47,14 +50,16 @@ export const ResultCounts = z
     winRate: Pct('Wins / games'),
     score: Pct('Points scored / games, a draw counting half'),
   })
-  .describe('Results of a group of games');
+  .describe('Results of a group of games')
+  .meta({ id: 'ResultCounts' });
 
 export const AccuracySummary = z
   .object({
     games: z.number().int().describe('Games that have an accuracy (platform accuracy, or this project’s review when the platform has none)'),
     average: z.number().nullable().describe('Mean effective accuracy of those games (0 to 100, one decimal); null when none has one'),
   })
-  .describe('Accuracy over games that have one');
+  .describe('Accuracy over games that have one')
+  .meta({ id: 'AccuracySummary' });
 
 export const GameRef = z
   .object({
@@ -69,7 +74,8 @@ export const GameRef = z
     userRating: z.number().int().nullable().describe('The owner’s rating before the game; null when the source gives none'),
     opening: z.string().nullable().describe('Opening name when known'),
   })
-  .describe('A reference to one game');
+  .describe('A reference to one game')
+  .meta({ id: 'GameRef' });
 
 // ---------------------------------------------------------------- get_chess_stats
 
@@ -152,7 +158,7 @@ export const Stats = z
     opponentStrength: z
       .array(
         Bucket.extend({
-          expectedScore: Pct('Score the Elo expectation predicts for these games').nullable(),
+          expectedScore: z.number().nullable().describe('Score the Elo expectation predicts for these games, in percent; null when the bucket has no games'),
         }).describe('Results against opponents rated within [min, max] points of the owner (opponent − owner)'),
       )
       .describe('Results by opponent rating relative to the owner’s own rating before each game; games without both ratings are left out'),
@@ -178,6 +184,7 @@ export const Stats = z
         }),
       )
       .describe('Form month by month, oldest first'),
+    ...Insights,
   })
   .describe('Aggregates over a window of the owner’s games');
 export type Stats = z.infer<typeof Stats>;
@@ -189,7 +196,8 @@ export const RatingPoint = z
     date: z.string().describe('Day (YYYY-MM-DD, UTC)'),
     rating: z.number().int().describe('Rating at the end of that day'),
   })
-  .describe('One reading');
+  .describe('One reading')
+  .meta({ id: 'RatingPoint' });
 
 export const RatingLine = z
   .object({
@@ -202,7 +210,8 @@ export const RatingLine = z
     delta: z.number().describe('end − start'),
     seededFromBefore: z.boolean().describe('True when start is the standing rating from before the window'),
   })
-  .describe('Rating of one provider and time class over the window');
+  .describe('Rating of one provider and time class over the window')
+  .meta({ id: 'RatingLine' });
 export type RatingLine = z.infer<typeof RatingLine>;
 
 export const RatingLines = z
@@ -258,7 +267,7 @@ export const PuzzleStats = z
         to: z.string().describe('Last day of the 12 weeks (today, YYYY-MM-DD)'),
         attempts: z.number().int().describe('Puzzles attempted in the last 12 weeks'),
         solved: z.number().int().describe('Of those, solved'),
-        winRate: Pct('solved / attempts').nullable(),
+        winRate: z.number().nullable().describe('solved / attempts, in percent (0 to 100, one decimal); null with no attempts'),
         averagePuzzleRating: z.number().nullable().describe('Mean rating of the puzzles attempted (rounded); null when none recorded'),
       })
       .describe('The last 12 weeks'),
@@ -310,7 +319,8 @@ export const ReportSection = z
     bestWin: GameRef.nullable().describe('Win against the highest-rated opponent; null when none'),
     toughestDefeat: GameRef.nullable().describe('Loss against the lowest-rated opponent (the costliest); null when none'),
   })
-  .describe('One source in the week');
+  .describe('One source in the week')
+  .meta({ id: 'ReportSection' });
 export type ReportSection = z.infer<typeof ReportSection>;
 
 export const WeeklyReport = z
@@ -326,7 +336,7 @@ export const WeeklyReport = z
       .object({
         attempts: z.number().int().describe('Puzzles attempted in the week'),
         solved: z.number().int().describe('Solved'),
-        winRate: Pct('solved / attempts').nullable(),
+        winRate: z.number().nullable().describe('solved / attempts, in percent (0 to 100, one decimal); null with no attempts'),
         siteBRating: z
           .object({
             start: z.number().int().describe('Puzzle rating entering the week'),

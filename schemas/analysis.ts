@@ -44,14 +44,18 @@ export const Evaluation = declaredAs<C.Evaluation>()(
         .nullable()
         .describe('Moves to mate for a mate score (positive: the side in this frame mates; negative: it is mated; 0: the game ended in checkmate, value gives the winner); null for cp'),
     })
-    .describe('An engine evaluation'),
+    .describe('An engine evaluation')
+    .meta({ id: 'Evaluation' }),
 );
 
 export const MoveRef = declaredAs<C.MoveRef>()(
-  z.object({
-    san: z.string().describe('Move in SAN'),
-    uci: z.string().describe('Move in UCI (e2e4, e7e8q)'),
-  }),
+  z
+    .object({
+      san: z.string().describe('Move in SAN'),
+      uci: z.string().describe('Move in UCI (e2e4, e7e8q)'),
+    })
+    .describe('A move in SAN and UCI')
+    .meta({ id: 'MoveRef' }),
 );
 
 export const ConceptTag = declaredAs<C.ConceptTag>()(
@@ -105,7 +109,8 @@ export const Ply = declaredAs<C.Ply>()(
       concepts: z.array(ConceptTag).describe('Deterministic concept tags (detector set v1)'),
       humanDifficulty: z.null().describe('Always null: not modelled'),
     })
-    .describe('One ply of the analysed game'),
+    .describe('One ply of the analysed game')
+    .meta({ id: 'Ply' }),
 );
 
 export const Provenance = z.object({

@@ -71,7 +71,8 @@ export const Focus = z
     createdAt: Timestamp.describe('When the focus was set'),
     resolvedAt: Timestamp.nullable().describe('When it was resolved; null while active'),
   })
-  .describe('A training focus');
+  .describe('A training focus')
+  .meta({ id: 'Focus' });
 export type Focus = z.infer<typeof Focus>;
 
 export const Entry = z
@@ -89,7 +90,8 @@ export const Entry = z
     focusId: z.string().nullable().describe('Focus the entry belongs to, or null'),
     createdAt: Timestamp.describe('When the entry was appended'),
   })
-  .describe('A coaching log entry (append-only)');
+  .describe('A coaching log entry (append-only)')
+  .meta({ id: 'CoachingEntry' });
 export type Entry = z.infer<typeof Entry>;
 
 export const Evaluation = z
@@ -129,7 +131,8 @@ export const Position = z
     dueForQuiz: z.boolean().describe('true when never quizzed or the latest quiz was wrong'),
     createdAt: Timestamp.describe('When it was saved'),
   })
-  .describe('A saved position');
+  .describe('A saved position')
+  .meta({ id: 'SavedPosition' });
 export type Position = z.infer<typeof Position>;
 
 export const PositionList = z

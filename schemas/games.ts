@@ -42,7 +42,8 @@ export const GameSummary = z
     accuracySource: AccuracySource.nullable().describe('platform, review, or null when neither exists'),
     sourceUrl: z.string().describe("Link to the game at its source, or this service's own URL for imports"),
   })
-  .describe('One game, as a row of the games list');
+  .describe('One game, as a row of the games list')
+  .meta({ id: 'GameSummary' });
 export type GameSummary = z.infer<typeof GameSummary>;
 
 export const ClassificationCounts = z
@@ -104,19 +105,19 @@ export type ListGamesInput = z.infer<typeof ListGamesInput>;
 
 export const GameListFilters = z
   .object({
-    q: z.string().nullable(),
-    providers: z.array(GameProvider).nullable(),
-    results: z.array(GameResult).nullable(),
-    colours: z.array(Colour).nullable(),
-    timeClasses: z.array(RawTimeClass).nullable(),
+    q: z.string().nullable().describe('Free-text filter applied, or null'),
+    providers: z.array(GameProvider).nullable().describe('Providers filtered on; null means all'),
+    results: z.array(GameResult).nullable().describe('Results filtered on; null means all'),
+    colours: z.array(Colour).nullable().describe('Colours filtered on; null means both'),
+    timeClasses: z.array(RawTimeClass).nullable().describe('Raw time classes filtered on; null means all'),
     from: z.string().nullable().describe('Applied lower date bound (null when absent or dropped as inverted)'),
-    to: z.string().nullable(),
-    movesMin: z.number().int().nullable(),
-    movesMax: z.number().int().nullable(),
-    opening: z.string().nullable(),
-    opponent: z.string().nullable(),
-    lineMoves: z.string().nullable(),
-    sort: z.enum(GAME_SORTS),
+    to: z.string().nullable().describe('Applied upper date bound, inclusive (null when absent or dropped as inverted)'),
+    movesMin: z.number().int().nullable().describe('Minimum length in full moves applied, or null'),
+    movesMax: z.number().int().nullable().describe('Maximum length in full moves applied, or null'),
+    opening: z.string().nullable().describe('Opening-name prefix applied, or null'),
+    opponent: z.string().nullable().describe('Opponent-name fragment applied, or null'),
+    lineMoves: z.string().nullable().describe('SAN line prefix applied (normalised spacing), or null'),
+    sort: z.enum(GAME_SORTS).describe('Sort order applied'),
   })
   .describe('The filters as parsed and applied');
 
@@ -127,7 +128,7 @@ export const GameList = z
     pageCount: z.number().int().describe('Number of pages (at least 1)'),
     total: z.number().int().describe('Games matching the filters'),
     pageSize: z.number().int().describe('Games per page (50)'),
-    games: z.array(GameSummary),
+    games: z.array(GameSummary).describe('The games of this page, in the sort order'),
   })
   .describe('A page of the owner’s games');
 export type GameList = z.infer<typeof GameList>;

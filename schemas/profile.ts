@@ -37,8 +37,8 @@ export const Connection = z.object({
 
 export const Profile = z
   .object({
-    displayName: z.string(),
-    email: z.string(),
+    displayName: z.string().describe('The owner’s display name'),
+    email: z.string().describe('The owner’s email address (weekly reports go there when mail is configured)'),
     memberSince: Timestamp.describe('When the account was created'),
     usernames: z
       .object({
@@ -46,12 +46,14 @@ export const Profile = z
         siteB: z.string().nullable().describe('lichess username'),
       })
       .describe('Online usernames'),
-    connections: z.array(Connection),
+    connections: z.array(Connection).describe('Source connections (chess.com, lichess, ECF) with their sync state'),
     lastSyncedAt: Timestamp.nullable().describe('The oldest successful sync among connections: everything served is at least this fresh; null if a connection never synced or none exist'),
-    totals: z.object({
-      games: z.number().int().describe('Games stored, all providers'),
-      connections: z.number().int().describe('Connected sources'),
-    }),
+    totals: z
+      .object({
+        games: z.number().int().describe('Games stored, all providers'),
+        connections: z.number().int().describe('Connected sources'),
+      })
+      .describe('What the store holds'),
   })
   .describe("The token owner's profile");
 export type Profile = z.infer<typeof Profile>;

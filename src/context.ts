@@ -14,6 +14,8 @@ export interface Caller {
   key: string;
   /** The origin the HTTP request reached (`http://host:port`); links in answers use it unless CFP_PUBLIC_URL is set. None over stdio. */
   origin?: string;
+  /** MCP only: how the client reached us, so an auth failure can say what to fix (header or CFP_TOKEN). */
+  transport?: 'http' | 'stdio';
 }
 
 /** Everything a handler may touch. Handlers never see express or MCP objects. */

@@ -24,6 +24,9 @@ export class Reply<T> {
 /** Fixed messages: the spec wants identical text whatever the cause, so nothing leaks. */
 export const Messages = {
   unauthorized: 'missing, invalid or revoked token: send Authorization: Bearer cfp_… (see /auth.md)',
+  /** Over stdio there is no header to send: the token is the server's environment. */
+  unauthorizedStdio:
+    'missing, invalid or revoked token: set CFP_TOKEN in the environment this MCP server is started with (the "env" of its entry in the client config) to a token from `chess-footprint token create`, then restart it',
   gameNotFound: 'no owned game with that id; call list_games for ids',
   limiterUnavailable: 'the rate limiter is unavailable, so this endpoint refuses to run unbounded; try again shortly',
 } as const;

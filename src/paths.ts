@@ -25,6 +25,8 @@ export const packageJson = JSON.parse(readFileSync(join(packageRoot, 'package.js
   name: string;
   version: string;
   description: string;
+  /** The server's name in the MCP Registry (reverse-DNS namespace / name); server.json repeats it. */
+  mcpName: string;
 };
 export const migrationsDir = join(packageRoot, 'src', 'store', 'migrations');
 export const dataDir = join(packageRoot, 'data');

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Ctx, PersonalCtx } from '../src/context.js';
 import type { Reply } from '../src/errors.js';
 import type { Family } from '../src/limits/buckets.js';
+import { renderings, type ToolText } from './outcomes.js';
 
 export type Access = 'personal' | 'public';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -26,8 +27,13 @@ export interface ToolDefinition<
 > {
   name: string;
   title: string;
-  /** Written for an agent: when to call it, what comes back, what to do next. */
+  /**
+   * Written for an agent: when to call it, what comes back, what to do next. This is the MCP
+   * rendering (outcomes named as results and tool errors, never HTTP statuses).
+   */
   description: string;
+  /** The same text for REST readers (OpenAPI, llms.txt), naming HTTP statuses. */
+  httpDescription: string;
   access: A;
   family: Family;
   rest: { method: HttpMethod; path: string };
@@ -41,10 +47,17 @@ export interface ToolDefinition<
 
 export type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject, Access>;
 
+/** A tool as written in tools/: one description source, rendered for both surfaces (tools/outcomes.ts). */
+export type ToolSpec<I extends z.ZodObject, O extends z.ZodObject, A extends Access> = Omit<
+  ToolDefinition<I, O, A>,
+  'description' | 'httpDescription'
+> & { description: string | ToolText };
+
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject, A extends Access>(
-  def: ToolDefinition<I, O, A>,
+  spec: ToolSpec<I, O, A>,
 ): ToolDefinition<I, O, A> {
-  return def;
+  const { mcp, http } = renderings(spec.description);
+  return { ...spec, description: mcp, httpDescription: http };
 }
 
 /** Names of the `{param}` segments of a REST path. */

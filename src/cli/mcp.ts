@@ -24,7 +24,7 @@ export function registerMcpCommand(program: Command): void {
       if (problem) console.error(`chess-footprint mcp: ${problem}; only the public tools will work`);
       // A review requested over stdio must be worked even when no `serve` runs beside it.
       deps.runtime.reviews.startWorkers();
-      const server = createMcpServer(tools, deps, process.env.CFP_TOKEN);
+      const server = createMcpServer(tools, deps, process.env.CFP_TOKEN, { transport: 'stdio' });
       await server.connect(new StdioServerTransport());
       const shutdown = async () => {
         await server.close();

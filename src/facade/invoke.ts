@@ -23,6 +23,11 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** The one 401 message, in the terms of the caller's transport. */
+export function unauthorizedMessage(caller: Caller): string {
+  return caller.transport === 'stdio' ? Messages.unauthorizedStdio : Messages.unauthorized;
+}
+
 /**
  * The one path every call takes, whichever facade it came through:
  * authenticate → personal bucket → validate (exactly once) → family bucket → handler.
@@ -38,7 +43,7 @@ export async function invokeTool(
     let user = null;
     if (tool.access === 'personal') {
       user = verifyToken(deps.store, token, deps.clock);
-      if (!user) throw new ApiError(401, Messages.unauthorized, { 'WWW-Authenticate': 'Bearer' });
+      if (!user) throw new ApiError(401, unauthorizedMessage(caller), { 'WWW-Authenticate': 'Bearer' });
       deps.limiter.take('personal', user.id);
     }
     const parsed = tool.input.safeParse(rawInput ?? {});

@@ -4,6 +4,7 @@ import type { AppDeps } from '../context.js';
 import { mcpRouter } from '../mcp/http.js';
 import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillMd, llmsTxt, serverCard } from './discovery.js';
 import { healthRouter } from './health.js';
+import { mcpCatalog, registryServerJson, SERVER_CARD_MEDIA_TYPE, serverCardV2 } from './mcpDiscovery.js';
 import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restRouter } from './rest.js';
 import { staticDocument } from './staticDocument.js';
@@ -34,6 +35,10 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     ['/.well-known/agent-skills/chess-footprint-coach/SKILL.md', staticDocument(markdown, coachSkillMd(tools, base))],
     ['/llms.txt', staticDocument(markdown, llmsTxt(tools, base))],
     ['/auth.md', staticDocument(markdown, authMd(base))],
+    // SEP-2127: the card at <streamable-http-url>/server-card, listed by the MCP Catalog; both public and CORS-open.
+    ['/api/mcp/server-card', staticDocument(SERVER_CARD_MEDIA_TYPE, serverCardV2(base), { 'Access-Control-Allow-Origin': '*' })],
+    ['/.well-known/mcp/catalog.json', staticDocument(json, mcpCatalog(base), { 'Access-Control-Allow-Origin': '*' })],
+    ['/server.json', staticDocument(json, registryServerJson())],
   ];
   for (const [path, handler] of documents) {
     app.get(path, handler);

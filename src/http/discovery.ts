@@ -1,14 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { AnyTool } from '../../tools/defineTool.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { mcpToolListing, SERVER_INSTRUCTIONS } from '../mcp/server.js';
+import { promptListing } from '../mcp/prompts/index.js';
+import { prompts } from '../mcp/prompts/definitions.js';
+import { resourceDefinitions } from '../mcp/resources/templates.js';
+import { mcpToolListing, SERVER_CAPABILITIES, SERVER_INSTRUCTIONS } from '../mcp/server.js';
 import { packageJson } from '../paths.js';
 import { API_DESCRIPTION_VERSION } from './openapi.js';
 
-/** The first sentence of a description: the one-line purpose. */
+/** Abbreviations whose full stop does not end a sentence. */
+const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|no)\.$/i;
+
+/**
+ * The first sentence of a description: the one-line purpose. A full stop inside brackets or
+ * after an abbreviation ("(e.g. an over-the-board game)") does not end it.
+ */
 export function oneLine(text: string): string {
-  const m = /^(.+?[.!?])(\s|$)/.exec(text);
-  return (m ? m[1] : text).trim();
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth += 1;
+    else if ((c === ')' || c === ']') && depth > 0) depth -= 1;
+    else if ((c === '.' || c === '!' || c === '?') && depth === 0 && (i + 1 === text.length || /\s/.test(text[i + 1]))) {
+      if (c === '.' && ABBREVIATIONS.test(text.slice(0, i + 1))) continue;
+      return text.slice(0, i + 1).trim();
+    }
+  }
+  return text.trim();
 }
 
 /** RFC 9727 api-catalog: a linkset whose anchor is the API root. */
@@ -30,7 +48,11 @@ export function apiCatalogLinkHeader(baseUrl: string): string {
   return `<${baseUrl}/.well-known/api-catalog>; rel="api-catalog"`;
 }
 
-/** MCP server card (SEP-1649 shape): identity, endpoint, transport, auth and the tools with their schemas. */
+/**
+ * The earlier MCP server card (SEP-1649 draft shape) at /.well-known/mcp.json, which the spec
+ * requires: identity, endpoint, transport, auth, and the tools, prompts and resource templates.
+ * The current proposal's card (SEP-2127) is src/http/mcpDiscovery.ts.
+ */
 export function serverCard(tools: readonly AnyTool[], baseUrl: string) {
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
@@ -40,7 +62,7 @@ export function serverCard(tools: readonly AnyTool[], baseUrl: string) {
     description: packageJson.description,
     instructions: SERVER_INSTRUCTIONS,
     transport: { type: 'streamable-http', endpoint: `${baseUrl}/api/mcp`, stateless: true },
-    capabilities: { tools: { listChanged: false } },
+    capabilities: SERVER_CAPABILITIES,
     authentication: {
       required: false,
       schemes: ['bearer'],
@@ -48,6 +70,8 @@ export function serverCard(tools: readonly AnyTool[], baseUrl: string) {
       documentation: `${baseUrl}/auth.md`,
     },
     tools: tools.map((t) => ({ ...mcpToolListing(t), _meta: { access: t.access, rest: `${t.rest.method} ${t.rest.path}` } })),
+    prompts: prompts.map(promptListing),
+    resourceTemplates: resourceDefinitions.map((d) => d.template),
   };
 }
 
@@ -101,7 +125,7 @@ export function agentSkillsIndex(tools: readonly AnyTool[], baseUrl: string) {
 
 /** llms.txt: what the service is, how to connect, every tool with its one-line purpose. */
 export function llmsTxt(tools: readonly AnyTool[], baseUrl: string): string {
-  const line = (t: AnyTool) => `- [${t.name}](${baseUrl}/openapi.json#${t.name}): ${oneLine(t.description)} (\`${t.rest.method} ${t.rest.path}\`)`;
+  const line = (t: AnyTool) => `- [${t.name}](${baseUrl}/openapi.json#${t.name}): ${oneLine(t.httpDescription)} (\`${t.rest.method} ${t.rest.path}\`)`;
   return [
     '# chess-footprint',
     '',
@@ -126,7 +150,8 @@ export function llmsTxt(tools: readonly AnyTool[], baseUrl: string): string {
     '',
     '## Optional',
     '',
-    `- [MCP server card](${baseUrl}/.well-known/mcp.json)`,
+    `- [MCP server card](${baseUrl}/api/mcp/server-card) (SEP-2127; the earlier draft shape at ${baseUrl}/.well-known/mcp.json)`,
+    `- [MCP catalog](${baseUrl}/.well-known/mcp/catalog.json)`,
     `- [API catalog](${baseUrl}/.well-known/api-catalog)`,
     `- [Agent skills](${baseUrl}/.well-known/agent-skills/index.json)`,
     '',

@@ -64,7 +64,7 @@ function operation(tool: AnyTool) {
   return {
     operationId: tool.name,
     summary: tool.title,
-    description: tool.description,
+    description: tool.httpDescription,
     tags: [tool.access === 'personal' ? 'personal' : 'public'],
     ...(parameters.length ? { parameters } : {}),
     ...(isBody && Object.keys(bodyProps).length
@@ -91,6 +91,28 @@ function operation(tool: AnyTool) {
   };
 }
 
+/**
+ * Moves a schema's `$defs` (shapes declared once with `.meta({ id })`) into components.schemas and
+ * points its references there: in OpenAPI a `#/$defs/…` reference would resolve against the
+ * document root, and hoisting lets every operation share one definition of each shape.
+ */
+function hoistDefs(schema: JsonSchema, components: Record<string, unknown>): JsonSchema {
+  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (node && typeof node === 'object') {
+      return Object.fromEntries(
+        Object.entries(node).map(([k, v]) =>
+          k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? [k, `#/components/schemas/${v.slice(8)}`] : [k, rewrite(v)],
+        ),
+      );
+    }
+    return node;
+  };
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= rewrite(def);
+  return rewrite(rest) as JsonSchema;
+}
+
 /** OpenAPI 3.1.0 of the REST facade, a pure function of the registry. */
 export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/') {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -99,7 +121,7 @@ export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/') {
     paths[tool.rest.path][tool.rest.method.toLowerCase()] = operation(tool);
   }
   const schemas: Record<string, unknown> = { Error: errorJsonSchema(ErrorBody) };
-  for (const tool of tools) schemas[componentName(tool)] = outputJsonSchema(tool);
+  for (const tool of tools) schemas[componentName(tool)] = hoistDefs(outputJsonSchema(tool), schemas);
   return {
     openapi: '3.1.0',
     info: {

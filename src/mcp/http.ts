@@ -48,7 +48,10 @@ export function mcpRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
   const router = express.Router();
   router.use('/api/mcp', noStore, originGuard(deps.config.allowedHosts, deps.config.allowedOrigins));
   router.post('/api/mcp', refuseDeclaredOversize, express.json({ limit: JSON_BODY_LIMIT_BYTES }), async (req: Request, res: Response) => {
-    const server = createMcpServer(tools, deps, bearerToken(req.headers.authorization), `${req.protocol}://${req.get('host')}`);
+    const server = createMcpServer(tools, deps, bearerToken(req.headers.authorization), {
+      transport: 'http',
+      origin: `${req.protocol}://${req.get('host')}`,
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -168,3 +168,11 @@ export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
     review: reviewSummaryFor(ctx, row),
   };
 }
+
+/** The stored PGN of an owned game; a game without one answers like an unknown id, naming the fix. */
+export function gamePgn(ctx: PersonalCtx, id: string): string {
+  const row = ownedGame(ctx, id);
+  const text = row.pgnHash ? ctx.store.db.select({ text: pgns.text }).from(pgns).where(eq(pgns.hash, row.pgnHash)).get()?.text : undefined;
+  if (text === undefined) throw new ApiError(404, 'that game has no stored PGN; attach one with attach_pgn');
+  return text;
+}

@@ -2,6 +2,7 @@ import type { Stats, StatsInput } from '../../schemas/aggregates.js';
 import type { PersonalCtx } from '../context.js';
 import { memoByOwner } from './ownerMemo.js';
 import * as b from './stats/blocks.js';
+import { insightBlocks } from './stats/insights/index.js';
 import { countGames, loadStatGames } from './stats/load.js';
 import { isoDate, rangeStart } from './stats/window.js';
 
@@ -51,5 +52,6 @@ function computeStats(ctx: PersonalCtx, input: StatsInput, now: Date, from: stri
     gameLength: b.gameLength(newest),
     openings: b.openings(newest),
     monthly: b.monthly(chrono),
+    ...insightBlocks(ctx.store, ctx.user.id, newest),
   };
 }

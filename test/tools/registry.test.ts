@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { inputJsonSchema, outputJsonSchema } from '../../src/facade/jsonSchema.js';
 import { pathParams } from '../../tools/defineTool.js';
 import { tools } from '../../tools/index.js';
 
@@ -56,8 +57,9 @@ describe('the tool registry', () => {
   });
 
   test.each(tools.map((t) => [t.name, t] as const))('%s: input and output are objects with described fields', (_, t) => {
-    expect(z.toJSONSchema(t.input, { io: 'input' }).type).toBe('object');
-    expect(z.toJSONSchema(t.output, { io: 'output' }).type).toBe('object');
+    // What tools/list publishes: MCP requires an object schema at the root of both.
+    expect(inputJsonSchema(t).type).toBe('object');
+    expect(outputJsonSchema(t).type).toBe('object');
     for (const [field, schema] of Object.entries(t.input.shape as Record<string, z.ZodType>)) {
       expect(schema.description, `${t.name}.${field} needs .describe()`).toBeTruthy();
     }

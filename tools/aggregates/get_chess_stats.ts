@@ -7,6 +7,7 @@ export const getChessStats = defineTool({
   title: 'Get my chess stats',
   description:
     "Aggregate results over a window of the owner's games: totals by colour with win rates and score, accuracy (platform accuracy, else this project's review), online vs over-the-board, performance rating, best win and worst defeat, streaks, last-10 form, weekday, opponent-strength and game-length breakdowns, top-20 opening families and monthly form. " +
+    "Insights: accuracyByPhase (accuracy and mistakes per phase, from reviewed games), timeManagement (seconds per move, time trouble, losses on time, score when short of time, from clocks), openingsByEval (each family's evaluation after moves 10 and 15 from reviewed games) and trend (month by month with end-of-month ratings); each figure carries the games behind it and is null without data. " +
     'Performance rating = average opponent rating + 400 × (wins − losses) / games, over games with a known opponent rating. ' +
     'Time classes are normalised: ultraBullet→bullet; classical, daily, correspondence→standard; over-the-board (fed)→standard. ' +
     'When the window holds over 10,000 games, capped is true and the aggregates cover the most recent 10,000. ' +

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RatingChangeInput } from '../../schemas/public.js';
 import { calculateRatingChange } from '../../src/services/fedRating.js';
+import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 
 const Result = z.enum(['win', 'draw', 'loss']).describe('The result from your side');
@@ -36,8 +37,7 @@ const CalculateEcfRatingChangeOutput = z
 export const calculateEcfRatingChange = defineTool({
   name: 'calculate_ecf_rating_change',
   title: 'Calculate an ECF rating change',
-  description:
-    "The English Chess Federation monthly rating change for a list of games, by the ECF's K-rating method: change, new rating, K, the monthly cap and each game's expected score. Arithmetic, not an official figure. Send games as \"1850 w, 2010 d, 1700 loss\"; a bad entry is named in the 400 error.",
+  description: say`The English Chess Federation monthly rating change for a list of games, by the ECF's K-rating method: change, new rating, K, the monthly cap and each game's expected score. Arithmetic, not an official figure. Send games as "1850 w, 2010 d, 1700 loss"; a bad entry answers ${400} naming it.`,
   access: 'public',
   family: 'calculator',
   rest: { method: 'GET', path: '/api/v1/fed/rating-change' },

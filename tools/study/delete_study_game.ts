@@ -1,12 +1,12 @@
 import { DeleteStudyResult, StudyIdInput } from '../../schemas/study.js';
 import * as study from '../../src/services/study.js';
+import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 
 export const deleteStudyGame = defineTool({
   name: 'delete_study_game',
   title: 'Delete a study game',
-  description:
-    "Remove one owned study game and its per-ply notes, by the exact id from list_study_games. Irreversible. The shared engine analysis of those moves and your played games are never touched. Unknown ids are a 404.",
+  description: say`Remove one owned study game and its per-ply notes, by the exact id from list_study_games. Irreversible. The shared engine analysis of those moves and your played games are never touched. Unknown ids answer ${404}.`,
   access: 'personal',
   family: 'personal',
   rest: { method: 'DELETE', path: '/api/v1/me/study/{id}' },

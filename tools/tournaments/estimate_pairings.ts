@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TargetedTnrInput } from '../../schemas/public.js';
 import { pairingsEstimate } from '../../src/services/tournaments/estimates.js';
+import { joinText, say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 import { ByePlayer, EstimatedBoard, TOURNAMENT_ERRORS } from './shapes.js';
 
@@ -46,7 +47,7 @@ export const estimatePairings = defineTool({
   name: 'estimate_pairings',
   title: 'Estimate the next round pairings',
   description:
-    `An estimate of the next round of a Swiss tournament by the FIDE Dutch system; target adds a what-if table of that player's likely opponent and colour for each result of their current game. Games still in play are assumed drawn (listed in assumedResults). 409: no legal pairing (all rounds played, too few players). ${TOURNAMENT_ERRORS}`,
+    joinText(["An estimate of the next round of a Swiss tournament by the FIDE Dutch system; target adds a what-if table of that player's likely opponent and colour for each result of their current game. Games still in play are assumed drawn (listed in assumedResults).", say`When no legal pairing exists (all rounds played, too few players) the answer is ${409}.`, TOURNAMENT_ERRORS]),
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/pairings' },

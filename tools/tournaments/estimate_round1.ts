@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TargetedTnrInput } from '../../schemas/public.js';
 import { round1Estimate } from '../../src/services/tournaments/estimates.js';
+import { joinText } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 import { ByePlayer, EstimatedBoard, TOURNAMENT_ERRORS } from './shapes.js';
 
@@ -22,7 +23,7 @@ export const estimateRound1 = defineTool({
   name: 'estimate_round1',
   title: 'Estimate round-1 pairings',
   description:
-    `An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board. Assumes every listed player plays. ${TOURNAMENT_ERRORS}`,
+    joinText(["An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board. Assumes every listed player plays.", TOURNAMENT_ERRORS]),
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/round1' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TnrInput } from '../../schemas/public.js';
 import { tournamentState } from '../../src/services/tournaments/state.js';
+import { joinText } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 import { TOURNAMENT_ERRORS } from './shapes.js';
 
@@ -81,7 +82,7 @@ export const getTournamentState = defineTool({
   name: 'get_tournament_state',
   title: 'Get a tournament snapshot',
   description:
-    `A short-lived snapshot of a chess-results.com tournament: name, rounds, players with ratings, points and per-round results, and the current round. snapshotAt says when it was read. ${TOURNAMENT_ERRORS}`,
+    joinText(['A short-lived snapshot of a chess-results.com tournament: name, rounds, players with ratings, points and per-round results, and the current round. snapshotAt says when it was read.', TOURNAMENT_ERRORS]),
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/state' },

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+
+/**
+ * The workflows an agent would otherwise have to discover tool by tool. Each prompt is one
+ * object: its arguments as a zod object of strings (MCP prompt arguments are strings), the tools
+ * its message names (a test checks every one exists in the registry) and the message itself.
+ */
+export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  arguments: A;
+  /** Every tool the message names, in the order it asks for them. */
+  tools: readonly string[];
+  // Method syntax (bivariant parameters) lets one list hold prompts with different arguments.
+  render(args: z.output<A>): string;
+}
+
+function definePrompt<A extends z.ZodObject>(def: PromptDefinition<A>): PromptDefinition<A> {
+  return def;
+}
+
+const steps = (lines: readonly string[]) => lines.map((l, i) => `${i + 1}. ${l}`).join('\n');
+
+const NEVER_INVENT =
+  'Never invent moves, evaluations or results: when a tool says a game has no moves or no review, say so and offer the next step it names.';
+
+export const coachingSession = definePrompt({
+  name: 'coaching_session',
+  title: 'Coaching session',
+  description: 'Continue the coaching from where it stopped: new games, weaknesses, positions due for a quiz; agree a focus and record the session.',
+  arguments: z.object({
+    minutes: z
+      .string()
+      .regex(/^\d{1,3}$/, { message: 'minutes must be a whole number of minutes' })
+      .optional()
+      .describe('How long the player has, in minutes (optional); the session is planned to fit'),
+  }),
+  tools: [
+    'get_coaching_state',
+    'get_profile',
+    'list_games',
+    'get_weakness_profile',
+    'list_saved_positions',
+    'set_training_focus',
+    'add_coaching_entry',
+  ],
+  render: ({ minutes }) =>
+    [
+      `Run a coaching session with me${minutes ? ` of about ${minutes} minutes` : ''}, continuing from what we agreed before.`,
+      steps([
+        'Call get_coaching_state: read the active focuses, open assignments, the last entries and lastSessionAt.',
+        'Call get_profile to see how fresh the data is (lastSyncedAt per source).',
+        'Call list_games with from set to the date of lastSessionAt (or the last 30 days when there was no session) to see what I have played since.',
+        'Call get_weakness_profile and compare it with the active focuses: say which the evidence supports and which it does not.',
+        'Call list_saved_positions with dueForQuiz true and quiz me on up to three of them, one at a time, before showing any answer.',
+        'Agree with me to keep, revise or resolve a focus, and record it with set_training_focus.',
+        'Record each quiz as add_coaching_entry kind result with positionId and correct, and finish with add_coaching_entry kind session summarising what we did and agreed.',
+      ]),
+      NEVER_INVENT,
+    ].join('\n\n'),
+});
+
+export const reviewGame = definePrompt({
+  name: 'review_game',
+  title: 'Review one game',
+  description: 'Walk through one game: the summary first, then each critical moment as a question before its answer, saving the best as positions to quiz later.',
+  arguments: z.object({
+    gameId: z.string().min(1).max(100).describe('Game id from list_games'),
+  }),
+  tools: ['get_game', 'request_game_review', 'get_critical_moments', 'get_game_analysis', 'save_position'],
+  render: ({ gameId }) =>
+    [
+      `Review my game ${gameId} with me.`,
+      steps([
+        `Call get_game with id ${gameId}. If review is null, call request_game_review with id ${gameId} and wait 45 (attach_pgn comes first when the game has no moves; tell me so rather than guessing them).`,
+        'Give me the summary first: opening, result, both accuracies and the classification counts, in a few sentences.',
+        `Call get_critical_moments with id ${gameId} and side user. Take the moments one at a time, in order: show the position (fen) and ask me what I would play, using the hints one by one if I am stuck; only then reveal the engine's choice, the refutation and the summary.`,
+        `When I want more detail on a stretch of the game, call get_game_analysis with id ${gameId} and fromPly at that moment.`,
+        `Save the one to three moments most worth repeating with save_position (gameId ${gameId}, the moment's ply minus one so the position is before the move, a short label and why).`,
+      ]),
+      NEVER_INVENT,
+    ].join('\n\n'),
+});
+
+export const weeklyReview = definePrompt({
+  name: 'weekly_review',
+  title: 'Weekly review',
+  description: "Go over the last closed week: the frozen weekly report and that week's reviewed games.",
+  arguments: z.object({}),
+  tools: ['get_weekly_report', 'list_games', 'get_critical_moments', 'add_coaching_entry'],
+  render: () =>
+    [
+      'Go over my last week with me.',
+      steps([
+        'Call get_weekly_report. Summarise each source: games, results, rating movement, best win and toughest defeat; then puzzles.',
+        'Call list_games with from = weekStart and to = weekEnd of that report and sort date-asc; pick the games whose accuracy is set (reviewed or with a platform accuracy).',
+        'For the two or three games that decided the week (the best win, the toughest defeat, the lowest accuracy), call get_critical_moments and name the one moment of each that mattered most.',
+        'Close with one thing to keep and one thing to change, and record it with add_coaching_entry kind note.',
+      ]),
+      'If get_weekly_report says no report exists yet, say when the next is due (the message says) and stop. ' + NEVER_INVENT,
+    ].join('\n\n'),
+});
+
+export const prepareNextRound = definePrompt({
+  name: 'prepare_next_round',
+  title: 'Prepare the next round',
+  description: 'Before a round of an over-the-board Swiss: the tournament state, the pairing estimate with its what-if table, and what is known of the likely opponents.',
+  arguments: z.object({
+    tnr: z
+      .string()
+      .regex(/^\d{1,10}$/, { message: 'tnr is the chess-results tournament number (digits)' })
+      .describe('chess-results.com tournament number (the digits after tnr in the URL)'),
+    player: z.string().min(1).max(100).describe('Your name as on the starting list (matched case-insensitively)'),
+  }),
+  tools: ['get_tournament_state', 'estimate_pairings', 'list_games', 'get_problem_lines'],
+  render: ({ tnr, player }) =>
+    [
+      `Help me prepare for the next round of tournament ${tnr}; I am ${player} on the starting list.`,
+      steps([
+        `Call get_tournament_state with tnr ${tnr}: the current round, my points and results so far, and the standings around me.`,
+        `Call estimate_pairings with tnr ${tnr} and target ${player}: my most likely opponent and colour, and the what-if table for each result of my current game. Say plainly that it is an estimate.`,
+        'For each likely opponent, call list_games with opponent set to their surname to see whether I have played them before, and how it went.',
+        'With the likely colour known, call get_problem_lines and name the lines of that colour I struggle in, so I can check my preparation.',
+      ]),
+      'Do not claim anything about an opponent that the tools did not return. ' + NEVER_INVENT,
+    ].join('\n\n'),
+});
+
+export const quizMe = definePrompt({
+  name: 'quiz_me',
+  title: 'Quiz me',
+  description: 'A drill from my own games: saved positions due for a quiz, then critical moments from recent reviews; each answer recorded as a result.',
+  arguments: z.object({
+    count: z
+      .string()
+      .regex(/^([1-9]|1\d|20)$/, { message: 'count must be a whole number from 1 to 20' })
+      .optional()
+      .describe('How many positions to ask (1 to 20; default 5)'),
+  }),
+  tools: ['list_saved_positions', 'list_games', 'get_critical_moments', 'add_coaching_entry', 'save_position'],
+  render: ({ count }) =>
+    [
+      `Quiz me on ${count ?? '5'} positions from my own games.`,
+      steps([
+        'Call list_saved_positions with dueForQuiz true and take the positions in order.',
+        'If that gives fewer than asked, call list_games with sort date-desc, take recent games whose accuracy is set, and call get_critical_moments with side user and minSeverity major for each until there are enough moments.',
+        'For each position: show the FEN and whose move it is and ask for a move. Do not reveal the answer first. Accept any of acceptableAnswers (moments) or bestMoveUci (saved positions).',
+        'After each answer, say whether it was right and show the engine line. For a saved position, record add_coaching_entry kind result with positionId and correct. For a moment, record add_coaching_entry kind result with the body naming the game and ply, and offer to keep it with save_position.',
+        'End with the score, and which kind of position went wrong most.',
+      ]),
+      NEVER_INVENT,
+    ].join('\n\n'),
+});
+
+/** In prompts/list order. */
+export const prompts: readonly PromptDefinition[] = [coachingSession, reviewGame, weeklyReview, prepareNextRound, quizMe];

@@ -1,0 +1,47 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  McpError,
+  type GetPromptResult,
+  type Prompt,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { describeIssues } from '../../facade/invoke.js';
+import { prompts, type PromptDefinition } from './definitions.js';
+
+/** prompts/list entry: arguments derived from the zod object (name, its description, required unless optional). */
+export function promptListing(p: PromptDefinition): Prompt {
+  return {
+    name: p.name,
+    title: p.title,
+    description: p.description,
+    arguments: Object.entries(p.arguments.shape).map(([name, schema]) => ({
+      name,
+      description: (schema as z.ZodType).description ?? name,
+      required: !(schema as z.ZodType).safeParse(undefined).success,
+    })),
+  };
+}
+
+/** prompts/get: validates the arguments with the prompt's schema and renders one user message. */
+export function renderPrompt(p: PromptDefinition, rawArgs: Record<string, string> | undefined): GetPromptResult {
+  const parsed = p.arguments.strict().safeParse(rawArgs ?? {});
+  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `${p.name}: ${describeIssues(parsed.error)}`);
+  return {
+    description: p.description,
+    messages: [{ role: 'user', content: { type: 'text', text: p.render(parsed.data) } }],
+  };
+}
+
+export function registerPrompts(server: Server, list: readonly PromptDefinition[] = prompts): void {
+  const byName = new Map(list.map((p) => [p.name, p]));
+  const listing = list.map(promptListing);
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listing }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const p = byName.get(request.params.name);
+    if (!p) throw new McpError(ErrorCode.InvalidParams, `no prompt named ${request.params.name}; call prompts/list`);
+    return renderPrompt(p, request.params.arguments);
+  });
+}

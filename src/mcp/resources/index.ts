@@ -1,0 +1,65 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { verifyToken } from '../../auth/tokens.js';
+import type { AppDeps, Caller, Ctx } from '../../context.js';
+import { ApiError } from '../../errors.js';
+import { unauthorizedMessage } from '../../facade/invoke.js';
+import { latestReportResource, resourceDefinitions } from './templates.js';
+
+/** MCP's code for a resource that does not exist (specification, server/resources "Error Handling"). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** An ApiError from a service, as the JSON-RPC error a resources/read caller gets. */
+function toMcpError(err: ApiError): McpError {
+  if (err.status === 404) return new McpError(RESOURCE_NOT_FOUND, err.message);
+  if (err.status === 400) return new McpError(ErrorCode.InvalidParams, err.message);
+  return new McpError(ErrorCode.InvalidRequest, err.message);
+}
+
+/**
+ * Reads one resource with the same rules as a tool call: personal resources need the owner's
+ * token and are charged to the owner's personal bucket; everything a service returns is the
+ * owner's own (services scope every query by user).
+ */
+export function readResource(deps: AppDeps, caller: Caller, token: string | undefined, uri: string): ReadResourceResult {
+  try {
+    for (const def of resourceDefinitions) {
+      const params = def.match(uri);
+      if (params === null) continue;
+      let user = null;
+      if (def.access === 'personal') {
+        user = verifyToken(deps.store, token);
+        if (!user) throw new ApiError(401, unauthorizedMessage(caller));
+        deps.limiter.take('personal', user.id);
+      } else {
+        deps.limiter.take('library', caller.key);
+      }
+      const ctx: Ctx = { ...deps, user, caller };
+      return { contents: def.read(ctx, params, uri) };
+    }
+    throw new ApiError(404, `no resource at ${uri}; call resources/templates/list for the URI templates`);
+  } catch (err) {
+    if (err instanceof ApiError) throw toMcpError(err);
+    console.error('[resources/read]', err);
+    throw new McpError(ErrorCode.InternalError, 'internal error; the server log has details');
+  }
+}
+
+export function registerResources(server: Server, deps: AppDeps, caller: Caller, token: string | undefined): void {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: resourceDefinitions.map((d) => d.template),
+  }));
+  // The one fixed URI is also listed as a resource, for clients that only browse resources/list.
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const t = latestReportResource.template;
+    return { resources: [{ uri: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType }] };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(deps, caller, token, request.params.uri));
+}

@@ -1,0 +1,57 @@
+import { parseTimeControl, type TimeControlInfo } from '../../../chess/clocks.js';
+import type { Store } from '../../../store/db.js';
+import { parseClocks } from '../../analysis.js';
+import type { StatGame } from '../blocks.js';
+
+/** What the insight blocks read of a game beyond StatGame: clocks, its review key and how it ended. */
+export interface InsightGame extends StatGame {
+  ratingDelta: number | null;
+  movesKey: string | null;
+  clocks: Array<number | null> | null;
+  timeControl: TimeControlInfo | null;
+  /** The PGN Termination header when a PGN is stored and records one. */
+  termination: string | null;
+}
+
+interface Row {
+  id: string;
+  rating_delta: number | null;
+  moves_key: string | null;
+  clocks: string | null;
+  time_control: string | null;
+  head: string | null;
+}
+
+const TERMINATION = /\[Termination "([^"]*)"\]/;
+const CHUNK = 500;
+
+/**
+ * The extra columns for the games the aggregates already loaded (by id, chunked under SQLite's
+ * variable limit), so the insight blocks cover exactly the same games and the same cap.
+ */
+export function loadInsightGames(store: Store, userId: string, games: readonly StatGame[]): InsightGame[] {
+  const extra = new Map<string, Row>();
+  const stmt = (n: number) =>
+    store.sqlite.prepare(
+      // Only the head of a stored PGN is read: the Termination header sits among the tag pairs.
+      `SELECT g.id, g.rating_delta, g.moves_key, g.clocks, g.time_control,
+              CASE WHEN g.pgn_hash IS NULL THEN NULL ELSE substr(p.text, 1, 2000) END AS head
+         FROM games g LEFT JOIN pgns p ON p.hash = g.pgn_hash
+        WHERE g.user_id = ? AND g.id IN (${Array.from({ length: n }, () => '?').join(',')})`,
+    );
+  for (let i = 0; i < games.length; i += CHUNK) {
+    const ids = games.slice(i, i + CHUNK).map((g) => g.id);
+    for (const r of stmt(ids.length).all(userId, ...ids) as Row[]) extra.set(r.id, r);
+  }
+  return games.map((g) => {
+    const r = extra.get(g.id);
+    return {
+      ...g,
+      ratingDelta: r?.rating_delta ?? null,
+      movesKey: r?.moves_key ?? null,
+      clocks: parseClocks(r?.clocks ?? null),
+      timeControl: parseTimeControl(r?.time_control),
+      termination: r?.head ? (TERMINATION.exec(r.head)?.[1] ?? null) : null,
+    };
+  });
+}
