@@ -50,7 +50,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 export function listTokens(store: Store, userId: string) {
   return store.db
-    .select({ id: tokens.id, name: tokens.name, createdAt: tokens.createdAt, revokedAt: tokens.revokedAt })
+    .select({ id: tokens.id, name: tokens.name, createdAt: tokens.createdAt, lastUsedAt: tokens.lastUsedAt, revokedAt: tokens.revokedAt })
     .from(tokens)
     .where(eq(tokens.userId, userId))
     .orderBy(tokens.createdAt)

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { issueToken, listTokens, revokeToken } from '../auth/tokens.js';
 import { createUser, ownerOrNamed } from '../services/accounts.js';
+import { signInLink } from './signInLink.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
 export function registerAccountCommands(program: Command): void {
@@ -23,6 +24,8 @@ export function registerAccountCommands(program: Command): void {
       });
       const { token } = issueToken(deps.store, deps.clock, user.id, 'init');
       console.error(`created the owner account ${user.email}; connect sources with \`chess-footprint connect siteA|siteB|fed ID\``);
+      const base = deps.config.publicBaseUrl ?? `http://${deps.config.host === '0.0.0.0' ? '127.0.0.1' : deps.config.host}:${deps.config.port}`;
+      console.log(`dashboard: ${signInLink(deps, base, user.id)}   (one-time sign-in link, valid 10 minutes, once \`chess-footprint serve\` runs)`);
       console.log(token);
     });
   });

@@ -8,6 +8,7 @@ import { ownerOrNamed } from '../services/accounts.js';
 import { tools } from '../../tools/index.js';
 import { claudeDesktopSnippet } from './claudeConfig.js';
 import { issueToken } from '../auth/tokens.js';
+import { signInLink } from './signInLink.js';
 import { openingTable } from '../chess/openings.js';
 import { startReportScheduler } from '../services/reportScheduler.js';
 import { startSyncScheduler } from '../services/syncScheduler.js';
@@ -69,6 +70,8 @@ export function registerServeCommand(program: Command): void {
       console.log(`REST API:   ${server.url}/api/v1   (OpenAPI: ${server.url}/openapi.json)`);
       console.log(`MCP server: ${server.url}/api/mcp`);
       if (token) console.log(`token:      ${token}`);
+      const account = ownerOrNamed(deps.store);
+      if (account) console.log(`dashboard:  ${signInLink(deps, server.url, account.id)}   (one-time sign-in link, valid 10 minutes)`);
       console.log(claudeDesktopSnippet({ mcpUrl: `${server.url}/api/mcp`, token, dataDir: config.dataDir }));
       const shutdown = async () => {
         await Promise.all(stops.map((s) => s.stop()));

@@ -6,6 +6,7 @@ import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillM
 import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restRouter } from './rest.js';
 import { shareRouter } from './sharePage.js';
+import { createDashboard } from './dashboard.js';
 
 export interface HttpOptions {
   /** Absolute base used in discovery documents and links, e.g. http://127.0.0.1:3000 */
@@ -22,7 +23,9 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.set('json spaces', 0);
   const base = opts.baseUrl.replace(/\/$/, '');
   // Documents are pure functions of the registry: build them once.
-  const openapi = buildOpenApi(tools, base);
+  const dashboard = createDashboard(deps, base);
+  app.locals.onClose = [dashboard.stop];
+  const openapi = buildOpenApi(tools, base, dashboard.routes);
   const catalog = apiCatalog(base);
   const card = serverCard(tools, base);
   const skills = agentSkillsIndex(tools, base);
@@ -43,6 +46,8 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.get('/.well-known/agent-skills/chess-footprint-coach/SKILL.md', (_req, res) => res.type('text/markdown; charset=utf-8').send(skill));
   app.get('/llms.txt', (_req, res) => res.type('text/markdown; charset=utf-8').send(llms));
   app.get('/auth.md', (_req, res) => res.type('text/markdown; charset=utf-8').send(auth));
+  // The dashboard's pages come first: `/` serves its HTML to a browser, the JSON index below to API clients.
+  app.use(dashboard.router);
   app.get('/', (_req, res) =>
     res.set('Link', apiCatalogLinkHeader(base)).json({
       name: 'chess-footprint',
@@ -55,6 +60,7 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   );
 
   app.use(mcpRouter(tools, deps));
+  app.use(dashboard.auth);
   app.use(restRouter(tools, deps));
   app.use(shareRouter(deps));
   for (const r of opts.extraRouters ?? []) app.use(r);

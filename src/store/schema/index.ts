@@ -7,3 +7,4 @@ export * from './reviews.js';
 export * from './study.js';
 export * from './coaching.js';
 export * from './reports.js';
+export * from './sessions.js';
