@@ -24,6 +24,7 @@ export async function buildDashboard(outDir = join(root, 'dist', 'web')): Promis
   });
   copyFileSync(join(here, 'style.css'), join(outDir, 'assets', 'app.css'));
   copyFileSync(join(here, 'index.html'), join(outDir, 'index.html'));
+  copyFileSync(join(here, 'favicon.svg'), join(outDir, 'assets', 'favicon.svg'));
   const chessLicence = readFileSync(join(root, 'node_modules', 'chess.js', 'LICENSE'), 'utf8');
   writeFileSync(join(outDir, 'assets', 'third-party-licenses.txt'), `The dashboard bundle (app.js) includes chess.js (https://github.com/jhlywa/chess.js):\n\n${chessLicence}`);
   const gzipBytes = ['app.js', 'app.css'].reduce((n, f) => n + gzipSync(readFileSync(join(outDir, 'assets', f)), { level: 9 }).length, 0) + gzipSync(readFileSync(join(outDir, 'index.html')), { level: 9 }).length;

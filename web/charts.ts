@@ -61,8 +61,8 @@ export function legend(series: Series[]): HTMLElement {
 
 /**
  * White's win chances after each ply (0–100, 50 = level), as an area graph. Clicking a ply calls
- * `onPick`; `mark(ply)` moves the cursor. The chances come from the server's analysis (the same
- * lichess win% curve it uses for accuracy); the graph draws them and computes nothing.
+ * `onPick`; `mark(ply)` moves the cursor. The chances are the server's stored evaluations put
+ * through lichess's win% curve (format.ts), the curve the server's accuracy uses.
  */
 export function evalGraph(values: Array<{ ply: number; whiteChances: number; cls?: string | null }>, onPick: (ply: number) => void) {
   const W = 720;
@@ -72,7 +72,7 @@ export function evalGraph(values: Array<{ ply: number; whiteChances: number; cls
   const Y = (c: number) => H - (c / 100) * H;
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'evalgraph', role: 'img', 'aria-label': 'evaluation graph', 'data-testid': 'eval-graph', preserveAspectRatio: 'none' });
   svg.append(s('rect', { x: 0, y: 0, width: W, height: H, class: 'eval-bg' }));
-  const area = [`M0,${H}`, ...values.map((v, i) => `L${X(i).toFixed(1)},${Y(v.whiteChances).toFixed(1)}`), `L${W},${values.length ? Y(values[values.length - 1].whiteChances).toFixed(1) : H / 2}`, `L${W},${H}`, 'Z'].join(' ');
+  const area = [`M0,${H}`, `L0,${Y(50)}`, ...values.map((v, i) => `L${X(i).toFixed(1)},${Y(v.whiteChances).toFixed(1)}`), `L${W},${values.length ? Y(values[values.length - 1].whiteChances).toFixed(1) : H / 2}`, `L${W},${H}`, 'Z'].join(' ');
   svg.append(s('path', { d: area, class: 'eval-area' }));
   svg.append(s('line', { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: 'eval-mid' }));
   values.forEach((v, i) => {

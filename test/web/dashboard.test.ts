@@ -37,6 +37,7 @@ const pageErrors: string[] = [];
 async function newPage(context?: Awaited<ReturnType<Browser['createBrowserContext']>>): Promise<Page> {
   const page = await (context ?? browser).newPage();
   await page.setViewport({ width: 1200, height: 900 });
+  page.setDefaultTimeout(15_000);
   page.on('dialog', async (d) => {
     dialogs.push(d.message());
     await d.dismiss();
@@ -197,7 +198,14 @@ describe.skipIf(!chromium)('dashboard in Chromium', () => {
   test('sync now shows progress and the outcome of each source', async () => {
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-testid="sync-now"]');
+    // chess.com's archive list answers slowly, so the page shows the run in progress first.
+    sources.route('prefix:/pub/player/', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
+    });
     await page.click('[data-testid="sync-now"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="sync-status"]')?.textContent?.startsWith('chess.com: archives'));
+    expect(await page.$eval('[data-testid="sync-now"]', (b) => (b as HTMLButtonElement).disabled)).toBe(true);
     await page.waitForSelector('[data-testid="sync-status"][data-state="done"]', { timeout: 20_000 });
     const text = await page.$eval('[data-testid="sync-status"]', (e) => e.textContent);
     // The local source server knows none of the demo accounts: every source reports its 404.
@@ -222,7 +230,7 @@ describe.skipIf(!chromium)('dashboard in Chromium', () => {
       await shot(page, name);
     }
     expect(pageErrors).toEqual([]);
-  });
+  }, 90_000);
 
   test('sign out, then sign in by pasting a token', async () => {
     await page.goto(`${server.url}/settings`);

@@ -7,6 +7,9 @@ import { CLASS_MARK, day, evalText, providerName, when, whiteWinChances } from '
 import { isCurrent, currentGeneration, navigate } from '../main.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
 
+/** evalAfter is in the side-to-move frame (after White's move, Black's): turn it to White's. */
+const whiteFrame = (e: any, sign: 1 | -1) => (e ? { ...e, value: e.value * sign } : e);
+
 /** Every analysed ply: get_game_analysis pages through at most 120 plies a call. */
 async function allPlies(id: string): Promise<any[]> {
   const plies: any[] = [];
@@ -83,7 +86,7 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
     else
       info.append(
         h('strong', {}, `${Math.ceil(ply / 2)}${ply % 2 ? '.' : '...'} ${pos.san}`),
-        a ? ` · ${a.classification} · eval ${evalText(a.evalAfter)} for the side to move` : '',
+        a ? ` · ${a.classification} · ${evalText(whiteFrame(a.evalAfter, a.colour === 'white' ? -1 : 1))} (White’s view)` : '',
         a && !a.isBestMove && a.bestMove ? h('span', { class: 'muted' }, ` · engine preferred ${a.bestMove.san}`) : '',
       );
   }
@@ -91,10 +94,10 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
   const controls = h(
     'div',
     { class: 'controls' },
-    h('button', { type: 'button', 'aria-label': 'first move', onclick: () => go(0) }, '⏮'),
+    h('button', { type: 'button', 'aria-label': 'first move', onclick: () => go(0) }, '«'),
     h('button', { type: 'button', 'aria-label': 'previous move', 'data-testid': 'prev', onclick: () => go(ply - 1) }, '◀'),
     h('button', { type: 'button', 'aria-label': 'next move', 'data-testid': 'next', onclick: () => go(ply + 1) }, '▶'),
-    h('button', { type: 'button', 'aria-label': 'last move', onclick: () => go(positions.length - 1) }, '⏭'),
+    h('button', { type: 'button', 'aria-label': 'last move', onclick: () => go(positions.length - 1) }, '»'),
   );
   const onKey = (e: KeyboardEvent) => {
     if (!document.body.contains(boardBox)) return document.removeEventListener('keydown', onKey);

@@ -34,7 +34,7 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const next = new URLSearchParams();
-    for (const [k, v] of new FormData(form)) if (typeof v === 'string' && v.trim()) next.set(k, v.trim());
+    for (const [k, v] of new FormData(form)) if (typeof v === 'string' && v.trim() && !(k === 'sort' && v === 'date-desc')) next.set(k, v.trim());
     navigate(`/games${next.size ? `?${next}` : ''}`);
   });
 

@@ -39,8 +39,8 @@ export async function libraryGamePage(main: HTMLElement, params: Record<string, 
     h(
       'div',
       { class: 'game' },
-      h('div', {}, box, h('div', { class: 'controls' }, h('button', { type: 'button', onclick: () => go(0) }, '⏮'), h('button', { type: 'button', onclick: () => go(ply - 1) }, '◀'), h('button', { type: 'button', onclick: () => go(ply + 1) }, '▶'), h('button', { type: 'button', onclick: () => go(positions.length - 1) }, '⏭')), label),
-      h('div', { class: 'side' }, essay(g.essay)),
+      h('div', {}, box, h('div', { class: 'controls' }, h('button', { type: 'button', 'aria-label': 'first move', onclick: () => go(0) }, '«'), h('button', { type: 'button', 'aria-label': 'previous move', onclick: () => go(ply - 1) }, '◀'), h('button', { type: 'button', 'aria-label': 'next move', onclick: () => go(ply + 1) }, '▶'), h('button', { type: 'button', 'aria-label': 'last move', onclick: () => go(positions.length - 1) }, '»')), label),
+      h('div', {}, essay(g.essay)),
     ),
   );
 }

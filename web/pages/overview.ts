@@ -120,7 +120,7 @@ function reviewQueue(q: any): HTMLElement {
     q.active.length
       ? table(
           ['Subject', 'Status', 'Place in queue', 'Queued at'],
-          q.active.map((j: any) => [j.subjectKind === 'game' ? link(`/games/${encodeURIComponent(j.subjectId)}`, 'game') : 'study game', j.status, j.position, when(j.createdAt)]),
+          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [j.subjectKind === 'game' ? link(`/games/${encodeURIComponent(j.subjectId)}`, 'game') : 'study game', j.status, j.position, when(j.createdAt)]),
         )
       : null,
   );
