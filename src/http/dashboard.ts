@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { packageRoot } from '../paths.js';
 import { sessionCookieAuth } from './sessionAuth.js';
 import { settingsRouter } from './settings/router.js';
-import { settingsRoutes } from './settings/routes.js';
+import { SETTINGS_ROUTES } from './settings/routes.js';
 import { SyncRuns } from './settings/syncRuns.js';
 import type { SettingsRoute } from './settings/route.js';
 
@@ -57,13 +57,13 @@ export interface Dashboard {
 /** The local web dashboard: a client of the REST API plus the settings API (not MCP tools). */
 export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
   const syncRuns = new SyncRuns(deps);
-  const routes = settingsRoutes(syncRuns);
+  const routes = SETTINGS_ROUTES;
   const auth = express.Router();
   auth.use('/api/v1', sessionCookieAuth(deps, baseUrl));
 
   const router = express.Router();
   router.use('/api/v1/settings', sessionCookieAuth(deps, baseUrl));
-  router.use(settingsRouter(routes, deps, baseUrl));
+  router.use(settingsRouter(routes, deps, baseUrl, syncRuns));
   router.use(
     '/assets',
     (_req: Request, res: Response, next: NextFunction) => {

@@ -37,6 +37,7 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
     }));
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.has(name)));
     const takesBody = route.method === 'POST' || route.method === 'PUT';
+    const bodyRequired = (input.required ?? []).filter((n) => !inPath.has(n));
     const name = `${pascal(route.operationId)}Result`;
     schemas[name] = zodJsonSchema(route.output, 'output');
     const responses: Record<string, unknown> = {
@@ -56,8 +57,8 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
         ...(takesBody && Object.keys(bodyProps).length
           ? {
               requestBody: {
-                required: (input.required ?? []).some((n) => !inPath.has(n)),
-                content: { 'application/json': { schema: { ...input, properties: bodyProps, required: (input.required ?? []).filter((n) => !inPath.has(n)) } } },
+                required: bodyRequired.length > 0,
+                content: { 'application/json': { schema: { ...input, properties: bodyProps, required: bodyRequired.length ? bodyRequired : undefined } } },
               },
             }
           : {}),

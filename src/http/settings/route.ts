@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AppDeps, User } from '../../context.js';
+import type { SyncRuns } from './syncRuns.js';
 
 export type SettingsMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -13,6 +14,8 @@ export interface SettingsCtx {
   userAgent: string | null;
   /** This server's base URL (links, the Claude config). */
   baseUrl: string;
+  /** The process's "sync now" runs. */
+  syncRuns: SyncRuns;
   setSessionCookie(value: string): void;
   clearSessionCookie(): void;
 }

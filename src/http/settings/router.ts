@@ -7,6 +7,7 @@ import { describeIssues } from '../../facade/invoke.js';
 import { expressPath } from '../rest.js';
 import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
 import type { SettingsCtx, SettingsRoute } from './route.js';
+import type { SyncRuns } from './syncRuns.js';
 
 /** Settings bodies are a name, a username or a token: a few kilobytes at most. */
 const SETTINGS_BODY_LIMIT = '16kb';
@@ -26,7 +27,7 @@ function hasBody(req: Request): boolean {
  * bearer token authenticates; input is validated
  * once with the route's zod schema; errors are `{error}` with their status.
  */
-export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, baseUrl: string): Router {
+export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, baseUrl: string, syncRuns: SyncRuns): Router {
   const router = express.Router();
   const json = express.json({ limit: SETTINGS_BODY_LIMIT, type: () => true });
   const secure = baseUrl.startsWith('https:');
@@ -64,6 +65,7 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
           sessionId,
           userAgent: req.headers['user-agent'] ?? null,
           baseUrl,
+          syncRuns,
           setSessionCookie: (value) => void res.append('Set-Cookie', sessionCookie(value, secure)),
           clearSessionCookie: () => void res.append('Set-Cookie', clearedSessionCookie(secure)),
         };
