@@ -115,7 +115,8 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
     h('div', { class: 'game' }, h('div', {}, boardBox, controls, info), h('div', { class: 'side' }, accuracy(game), moveList)),
     graph ? h('section', {}, h('h2', {}, 'Evaluation'), graph.svg) : null,
     reviewed ? momentsSection(moments, go) : reviewSection(id),
-    h('p', {}, game.sourceUrl ? h('a', { href: game.sourceUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Open at the source') : null),
+    // A source's URL is untrusted too: only http(s) becomes a link (never javascript: or data:).
+    h('p', {}, /^https?:\/\//i.test(game.sourceUrl ?? '') ? h('a', { href: game.sourceUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Open at the source') : null),
   ]);
   go(0);
 }
