@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import type * as C from '../src/chess/types.js';
+import { CLASSIFICATIONS, COLOURS, CONCEPT_IDS, EVALUATION_TYPES, MOMENT_SOURCES, PHASES, SEVERITIES } from '../src/chess/types.js';
+import { declaredAs } from './declared.js';
+
+export { CONCEPT_IDS, SEVERITIES };
 
 export const SIDES = ['both', 'user'] as const;
-export const SEVERITIES = ['moderate', 'major', 'critical'] as const;
 
 export const AnalysisInput = z.object({
   id: z.string().min(1).max(100).describe('Game id from list_games'),
@@ -24,88 +28,85 @@ export const WeaknessInput = z.object({
 
 // ---------------------------------------------------------------------------------------------
 // Outputs (spec section 2: evaluation object, per-ply analysis, ply, critical moments, weakness).
+// Object shapes are declared in src/chess/types.ts; declaredAs ties each schema to its declaration.
 
-export const CONCEPT_IDS = [
-  'hanging_piece',
-  'missed_capture',
-  'missed_mate',
-  'allowed_mate',
-  'fork',
-  'pin',
-  'back_rank',
-  'forcing_move_missed',
-  'opening_principle',
-  'time_trouble',
-] as const;
-export const PHASE_VALUES = ['opening', 'middlegame', 'endgame'] as const;
+export const Evaluation = declaredAs<C.Evaluation>()(
+  z
+    .object({
+      type: z.enum(EVALUATION_TYPES).describe('cp: a centipawn score; mate: a forced mate'),
+      value: z
+        .number()
+        .describe('Centipawns in the stated frame; for a mate, ±(100000 − |mateIn|): a large equivalent so mates outrank every cp score and faster mates rank higher'),
+      pawns: z.number().describe('value / 100'),
+      mateIn: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Moves to mate for a mate score (positive: the side in this frame mates; negative: it is mated; 0: the game ended in checkmate, value gives the winner); null for cp'),
+    })
+    .describe('An engine evaluation'),
+);
 
-export const Evaluation = z
-  .object({
-    type: z.enum(['cp', 'mate']).describe('cp: a centipawn score; mate: a forced mate'),
-    value: z
-      .number()
-      .describe('Centipawns in the stated frame; for a mate, ±(100000 − |mateIn|): a large equivalent so mates outrank every cp score and faster mates rank higher'),
-    pawns: z.number().describe('value / 100'),
-    mateIn: z
-      .number()
-      .int()
-      .nullable()
-      .describe('Moves to mate for a mate score (positive: the side in this frame mates; negative: it is mated; 0: the game ended in checkmate, value gives the winner); null for cp'),
-  })
-  .describe('An engine evaluation');
+export const MoveRef = declaredAs<C.MoveRef>()(
+  z.object({
+    san: z.string().describe('Move in SAN'),
+    uci: z.string().describe('Move in UCI (e2e4, e7e8q)'),
+  }),
+);
 
-export const MoveRef = z.object({
-  san: z.string().describe('Move in SAN'),
-  uci: z.string().describe('Move in UCI (e2e4, e7e8q)'),
-});
+export const ConceptTag = declaredAs<C.ConceptTag>()(
+  z.object({
+    id: z.enum(CONCEPT_IDS).describe('Concept id (detector set v1)'),
+    evidence: z.record(z.string(), z.unknown()).describe('What the detector saw: squares, pieces, moves (SAN), numbers; enough to check the tag by hand'),
+    detector: z.literal('v1').describe('Detector set version'),
+  }),
+);
 
-export const ConceptTag = z.object({
-  id: z.enum(CONCEPT_IDS).describe('Concept id (detector set v1)'),
-  evidence: z.record(z.string(), z.unknown()).describe('What the detector saw: squares, pieces, moves (SAN), numbers; enough to check the tag by hand'),
-  detector: z.literal('v1').describe('Detector set version'),
-});
+export const Alternative = declaredAs<C.Alternative>()(
+  z.object({
+    move: MoveRef.describe('An engine MultiPV choice other than the first'),
+    eval: Evaluation.describe("Its evaluation, side-to-move frame (the mover's, since it is scored before the move)"),
+    line: z.array(z.string()).describe('Its line in SAN, replayed and legality-checked'),
+    lineUci: z.array(z.string()).describe('The same line in UCI'),
+  }),
+);
 
-export const Alternative = z.object({
-  move: MoveRef.describe('An engine MultiPV choice other than the first'),
-  eval: Evaluation.describe("Its evaluation, side-to-move frame (the mover's, since it is scored before the move)"),
-  line: z.array(z.string()).describe('Its line in SAN, replayed and legality-checked'),
-  lineUci: z.array(z.string()).describe('The same line in UCI'),
-});
-
-export const Ply = z
-  .object({
-    ply: z.number().int().describe('1-based; ply 1 is White’s first move'),
-    moveNumber: z.number().int().describe('Full-move number'),
-    colour: z.enum(['white', 'black']).describe('Who moved'),
-    isUserMove: z.boolean().describe('Whether the owner made this move'),
-    fenBefore: z.string().describe('Position before the move'),
-    fenAfter: z.string().describe('Position after the move'),
-    playedMove: MoveRef.describe('The move played'),
-    playedMoveLegal: z.boolean().describe('Whether the played move replayed legally (it always should; false flags corrupt stored data)'),
-    bestMove: MoveRef.nullable().describe("The engine's first choice in the position before the move; null when the position has no stored line"),
-    isBestMove: z.boolean().describe("Whether the played move was the engine's first choice"),
-    alternatives: z.array(Alternative).describe("The engine's other MultiPV choices (second and later), best first"),
-    evalBefore: Evaluation.nullable().describe('Raw engine evaluation before the move, side-to-move frame (= the mover)'),
-    evalAfter: Evaluation.nullable().describe("Raw engine evaluation after the move, side-to-move frame (= the opponent's point of view)"),
-    evalBeforeMover: Evaluation.nullable().describe("evalBefore in the mover's frame"),
-    evalAfterMover: Evaluation.nullable().describe("evalAfter restated in the mover's frame"),
-    centipawnLoss: z.number().int().describe('Loss on evaluations clamped to ±500 cp; 0 for the engine’s first choice; never negative'),
-    capApplied: z.boolean().describe('Whether the ±500 cp clamp changed either evaluation'),
-    lossReconciles: z.boolean().describe('Whether centipawnLoss equals evalBeforeMover.value − evalAfterMover.value exactly (authoritative; see conventions.notes.lossReconciles)'),
-    classification: z.enum(['book', 'brilliant', 'best', 'great', 'good', 'inaccuracy', 'mistake', 'miss', 'blunder']).describe('Move class; rules in the tool description'),
-    principalVariation: z.array(z.string()).describe("The engine's best line from the position before the move, SAN"),
-    principalVariationUci: z.array(z.string()).describe('The same line in UCI'),
-    principalVariationTruncated: z.boolean().describe('True when the stored line would not fully replay and was cut at its last legal move'),
-    onlyMoveMargin: z.number().describe("Win-probability points (0-100) between the engine's first and second choice before the move; 0 when fewer than two choices were stored"),
-    forcedMove: z.boolean().describe('True when the move was the only legal move'),
-    clockSecondsBefore: z.number().nullable().describe("The mover's clock before the move (seconds); null when the game carries no clock readings"),
-    clockSecondsAfter: z.number().nullable().describe("The mover's clock after the move; null when unknown"),
-    timeSpentSeconds: z.number().nullable().describe('Seconds spent on the move (clock before − clock after + increment); null when unknown'),
-    phase: z.enum(PHASE_VALUES).nullable().describe('opening, middlegame or endgame (divider-v1); null when there is no position'),
-    concepts: z.array(ConceptTag).describe('Deterministic concept tags (detector set v1)'),
-    humanDifficulty: z.null().describe('Always null: not modelled'),
-  })
-  .describe('One ply of the analysed game');
+export const Ply = declaredAs<C.Ply>()(
+  z
+    .object({
+      ply: z.number().int().describe('1-based; ply 1 is White’s first move'),
+      moveNumber: z.number().int().describe('Full-move number'),
+      colour: z.enum(COLOURS).describe('Who moved'),
+      isUserMove: z.boolean().describe('Whether the owner made this move'),
+      fenBefore: z.string().describe('Position before the move'),
+      fenAfter: z.string().describe('Position after the move'),
+      playedMove: MoveRef.describe('The move played'),
+      playedMoveLegal: z.boolean().describe('Whether the played move replayed legally (it always should; false flags corrupt stored data)'),
+      bestMove: MoveRef.nullable().describe("The engine's first choice in the position before the move; null when the position has no stored line"),
+      isBestMove: z.boolean().describe("Whether the played move was the engine's first choice"),
+      alternatives: z.array(Alternative).describe("The engine's other MultiPV choices (second and later), best first"),
+      evalBefore: Evaluation.nullable().describe('Raw engine evaluation before the move, side-to-move frame (= the mover)'),
+      evalAfter: Evaluation.nullable().describe("Raw engine evaluation after the move, side-to-move frame (= the opponent's point of view)"),
+      evalBeforeMover: Evaluation.nullable().describe("evalBefore in the mover's frame"),
+      evalAfterMover: Evaluation.nullable().describe("evalAfter restated in the mover's frame"),
+      centipawnLoss: z.number().int().describe('Loss on evaluations clamped to ±500 cp; 0 for the engine’s first choice; never negative'),
+      capApplied: z.boolean().describe('Whether the ±500 cp clamp changed either evaluation'),
+      lossReconciles: z.boolean().describe('Whether centipawnLoss equals evalBeforeMover.value − evalAfterMover.value exactly (authoritative; see conventions.notes.lossReconciles)'),
+      classification: z.enum(CLASSIFICATIONS).describe('Move class; rules in the tool description'),
+      principalVariation: z.array(z.string()).describe("The engine's best line from the position before the move, SAN"),
+      principalVariationUci: z.array(z.string()).describe('The same line in UCI'),
+      principalVariationTruncated: z.boolean().describe('True when the stored line would not fully replay and was cut at its last legal move'),
+      onlyMoveMargin: z.number().describe("Win-probability points (0-100) between the engine's first and second choice before the move; 0 when fewer than two choices were stored"),
+      forcedMove: z.boolean().describe('True when the move was the only legal move'),
+      clockSecondsBefore: z.number().nullable().describe("The mover's clock before the move (seconds); null when the game carries no clock readings"),
+      clockSecondsAfter: z.number().nullable().describe("The mover's clock after the move; null when unknown"),
+      timeSpentSeconds: z.number().nullable().describe('Seconds spent on the move (clock before − clock after + increment); null when unknown'),
+      phase: z.enum(PHASES).nullable().describe('opening, middlegame or endgame (divider-v1); null when there is no position'),
+      concepts: z.array(ConceptTag).describe('Deterministic concept tags (detector set v1)'),
+      humanDifficulty: z.null().describe('Always null: not modelled'),
+    })
+    .describe('One ply of the analysed game'),
+);
 
 export const Provenance = z.object({
   source: z.string().describe('Where the numbers come from (engine review of this service)'),
@@ -161,7 +162,7 @@ export const AnalysisResponse = z
     conventions: Conventions.optional().describe('Frames, cap and loss conventions.' + NOT_ANALYSED),
     accuracyWhite: z.number().optional().describe("White's accuracy (0-100, lichess method)." + NOT_ANALYSED),
     accuracyBlack: z.number().optional().describe("Black's accuracy." + NOT_ANALYSED),
-    userColour: z.enum(['white', 'black']).optional().describe("The owner's colour." + NOT_ANALYSED),
+    userColour: z.enum(COLOURS).optional().describe("The owner's colour." + NOT_ANALYSED),
     timeControl: TimeControl.nullable().optional().describe('Parsed time control; null when the game records none.' + NOT_ANALYSED),
     plyCount: z.number().int().optional().describe('Plies in the analysed game.' + NOT_ANALYSED),
     availability: Availability.optional().describe('What this analysis can and cannot say.' + NOT_ANALYSED),
@@ -181,69 +182,73 @@ export const AnalysisResponse = z
   })
   .describe('Per-ply engine analysis of one game');
 
-export const EngineLineView = z.object({
-  line: z.array(z.string()).describe('SAN, replayed and legality-checked'),
-  lineUci: z.array(z.string()).describe('UCI'),
-  truncated: z.boolean().describe('Cut at the last legal move of the stored line'),
-});
+export const EngineLineView = declaredAs<C.EngineLineView>()(
+  z.object({
+    line: z.array(z.string()).describe('SAN, replayed and legality-checked'),
+    lineUci: z.array(z.string()).describe('UCI'),
+    truncated: z.boolean().describe('Cut at the last legal move of the stored line'),
+  }),
+);
 
-export const Moment = z
-  .object({
-    ply: z.number().int().describe('1-based ply'),
-    moveNumber: z.number().int().describe('Full-move number'),
-    fen: z.string().nullable().describe('Position before the move; null when the ply is missing from the stored analysis'),
-    sideToMove: z.enum(['white', 'black']).describe('Who was to move (the mover)'),
-    isUserMove: z.boolean().describe('Whether the owner made the move'),
-    type: z.string().nullable().describe('Engine moments: the classification that made it a moment (blunder, miss, brilliant); null on derived moments'),
-    source: z.enum(['engine', 'derived']).describe('engine: passed the engine gate (≥ 15 win% lost, or a brilliancy); derived: surfaced by minCentipawnLoss'),
-    severity: z.enum(SEVERITIES).describe('moderate (< 25 win% lost), major (25 to 40), critical (≥ 40, or a mate allowed or missed); brilliancies are moderate'),
-    classification: z.string().nullable().describe('Move class of the ply'),
-    evalSwingCentipawns: z.number().int().describe("Mover-frame swing on evaluations clamped to ±500 (positive: the mover lost ground)"),
-    centipawnLoss: z.number().int().nullable().describe('As on the ply'),
-    evalBefore: Evaluation.nullable().describe('Side-to-move frame'),
-    evalAfter: Evaluation.nullable().describe("Side-to-move frame (the opponent's)"),
-    evalBeforeMover: Evaluation.nullable().describe("Mover's frame"),
-    evalAfterMover: Evaluation.nullable().describe("Mover's frame"),
-    capApplied: z.boolean().describe('As on the ply'),
-    lossReconciles: z.boolean().describe('As on the ply'),
-    playedMoveLegal: z.boolean().describe('As on the ply'),
-    playedMove: z
-      .object({ san: z.string().describe('Move in SAN'), uci: z.string().nullable().describe('Move in UCI; null when the position is missing') }).describe('The move played; uci null when the position is missing'),
-    bestMove: MoveRef.nullable().describe("The engine's first choice, or null"),
-    continuation: EngineLineView.nullable().describe('The line the engine wanted from the position before the move'),
-    refutation: EngineLineView.omit({ truncated: true })
-      .extend({
-        truncated: z.boolean().describe('Cut at the last legal move of the stored line'),
-        eval: Evaluation.describe("The engine's evaluation after the played move, from the opponent's point of view"),
-        evalFrame: z.literal('opponent').describe('Frame of eval'),
-        note: z.string().describe('How to read it'),
-      })
-      .nullable()
-      .describe("The engine's best line from the position the played move produced; null when none is stored (e.g. the game ended)"),
-    summary: z.string().describe('One or two sentences templated from the numbers'),
-    engineDescription: z.string().describe('The engine facts behind the moment'),
-    summarySource: z.literal('template').describe('No language model is involved'),
-    hints: z.array(z.string()).describe('Progressively narrowing hints that never name the move'),
-    trainingQuestion: z.string().nullable().describe('A question to put to the player, or null'),
-    acceptableAnswers: z
-      .array(
-        z.object({
-          san: z.string().describe('Move in SAN'),
-          uci: z.string().describe('Move in UCI'),
-          note: z.string().describe("Why it is accepted: the engine's first choice, or how far below it"),
-        }),
-      )
-      .describe("The engine's first choice plus any stored alternative within 0.25 pawns of it"),
-    clockSecondsBefore: z.number().nullable().describe("Mover's clock before the move, or null"),
-    timeSpentSeconds: z.number().nullable().describe('Time spent on the move, or null'),
-    phase: z.enum(PHASE_VALUES).nullable().describe('divider-v1 phase, or null'),
-    concepts: z.array(ConceptTag).describe('As on the ply'),
-    humanDifficulty: z.null().describe('Always null'),
-    matchesKnownWeakness: z
-      .null()
-      .describe('Always null: cross-game recurring-weakness detection does not exist; null is not a checked-and-clear result'),
-  })
-  .describe('One critical moment');
+export const Moment = declaredAs<C.Moment>()(
+  z
+    .object({
+      ply: z.number().int().describe('1-based ply'),
+      moveNumber: z.number().int().describe('Full-move number'),
+      fen: z.string().nullable().describe('Position before the move; null when the ply is missing from the stored analysis'),
+      sideToMove: z.enum(COLOURS).describe('Who was to move (the mover)'),
+      isUserMove: z.boolean().describe('Whether the owner made the move'),
+      type: z.string().nullable().describe('Engine moments: the classification that made it a moment (blunder, miss, brilliant); null on derived moments'),
+      source: z.enum(MOMENT_SOURCES).describe('engine: passed the engine gate (≥ 15 win% lost, or a brilliancy); derived: surfaced by minCentipawnLoss'),
+      severity: z.enum(SEVERITIES).describe('moderate (< 25 win% lost), major (25 to 40), critical (≥ 40, or a mate allowed or missed); brilliancies are moderate'),
+      classification: z.string().nullable().describe('Move class of the ply'),
+      evalSwingCentipawns: z.number().int().describe("Mover-frame swing on evaluations clamped to ±500 (positive: the mover lost ground)"),
+      centipawnLoss: z.number().int().nullable().describe('As on the ply'),
+      evalBefore: Evaluation.nullable().describe('Side-to-move frame'),
+      evalAfter: Evaluation.nullable().describe("Side-to-move frame (the opponent's)"),
+      evalBeforeMover: Evaluation.nullable().describe("Mover's frame"),
+      evalAfterMover: Evaluation.nullable().describe("Mover's frame"),
+      capApplied: z.boolean().describe('As on the ply'),
+      lossReconciles: z.boolean().describe('As on the ply'),
+      playedMoveLegal: z.boolean().describe('As on the ply'),
+      playedMove: z
+        .object({ san: z.string().describe('Move in SAN'), uci: z.string().nullable().describe('Move in UCI; null when the position is missing') }).describe('The move played; uci null when the position is missing'),
+      bestMove: MoveRef.nullable().describe("The engine's first choice, or null"),
+      continuation: EngineLineView.nullable().describe('The line the engine wanted from the position before the move'),
+      refutation: EngineLineView.omit({ truncated: true })
+        .extend({
+          truncated: z.boolean().describe('Cut at the last legal move of the stored line'),
+          eval: Evaluation.describe("The engine's evaluation after the played move, from the opponent's point of view"),
+          evalFrame: z.literal('opponent').describe('Frame of eval'),
+          note: z.string().describe('How to read it'),
+        })
+        .nullable()
+        .describe("The engine's best line from the position the played move produced; null when none is stored (e.g. the game ended)"),
+      summary: z.string().describe('One or two sentences templated from the numbers'),
+      engineDescription: z.string().describe('The engine facts behind the moment'),
+      summarySource: z.literal('template').describe('No language model is involved'),
+      hints: z.array(z.string()).describe('Progressively narrowing hints that never name the move'),
+      trainingQuestion: z.string().nullable().describe('A question to put to the player, or null'),
+      acceptableAnswers: z
+        .array(
+          z.object({
+            san: z.string().describe('Move in SAN'),
+            uci: z.string().describe('Move in UCI'),
+            note: z.string().describe("Why it is accepted: the engine's first choice, or how far below it"),
+          }),
+        )
+        .describe("The engine's first choice plus any stored alternative within 0.25 pawns of it"),
+      clockSecondsBefore: z.number().nullable().describe("Mover's clock before the move, or null"),
+      timeSpentSeconds: z.number().nullable().describe('Time spent on the move, or null'),
+      phase: z.enum(PHASES).nullable().describe('divider-v1 phase, or null'),
+      concepts: z.array(ConceptTag).describe('As on the ply'),
+      humanDifficulty: z.null().describe('Always null'),
+      matchesKnownWeakness: z
+        .null()
+        .describe('Always null: cross-game recurring-weakness detection does not exist; null is not a checked-and-clear result'),
+    })
+    .describe('One critical moment'),
+);
 
 export const CriticalMomentsResponse = z
   .object({
@@ -252,7 +257,7 @@ export const CriticalMomentsResponse = z
     nextStep: z.string().optional().describe('When analysed is false: what to call next'),
     provenance: Provenance.optional().describe('As in get_game_analysis.' + NOT_ANALYSED),
     conventions: Conventions.optional().describe('As in get_game_analysis.' + NOT_ANALYSED),
-    userColour: z.enum(['white', 'black']).optional().describe("The owner's colour." + NOT_ANALYSED),
+    userColour: z.enum(COLOURS).optional().describe("The owner's colour." + NOT_ANALYSED),
     side: z.enum(SIDES).optional().describe('Side filter applied.' + NOT_ANALYSED),
     availability: Availability.extend({
       matchesKnownWeakness: z.literal(false).describe('Always false: cross-game weakness matching is not built'),
@@ -322,12 +327,12 @@ export const WeaknessProfile = z
   })
   .describe("What goes wrong across the owner's reviewed games");
 
-export type Evaluation = z.infer<typeof Evaluation>;
-export type Ply = z.infer<typeof Ply>;
-export type ConceptTag = z.infer<typeof ConceptTag>;
-export type Moment = z.infer<typeof Moment>;
+export type Evaluation = C.Evaluation;
+export type Ply = C.Ply;
+export type ConceptTag = C.ConceptTag;
+export type Moment = C.Moment;
 export type AnalysisResponse = z.infer<typeof AnalysisResponse>;
 export type CriticalMomentsResponse = z.infer<typeof CriticalMomentsResponse>;
 export type WeaknessProfile = z.infer<typeof WeaknessProfile>;
 export type WeaknessBucket = z.infer<typeof WeaknessBucket>;
-export type ConceptId = (typeof CONCEPT_IDS)[number];
+export type ConceptId = C.ConceptId;

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type * as C from '../src/chess/types.js';
+import { CLASSIFICATIONS, COLOURS } from '../src/chess/types.js';
+
+export { CLASSIFICATIONS, COLOURS };
 
 // Value sets of spec section 2 ("Shared filter values"); unions derive from these arrays.
 export const RANGES = ['30d', '90d', '1y', 'all'] as const;
@@ -16,19 +20,7 @@ export const RAW_TIME_CLASSES = [
   'standard',
 ] as const;
 export const RESULTS = ['win', 'draw', 'loss'] as const;
-export const COLOURS = ['white', 'black'] as const;
 export const ACCURACY_SOURCES = ['platform', 'review'] as const;
-export const CLASSIFICATIONS = [
-  'book',
-  'brilliant',
-  'best',
-  'great',
-  'good',
-  'inaccuracy',
-  'mistake',
-  'miss',
-  'blunder',
-] as const;
 
 export const Range = z.enum(RANGES);
 export const SyncedProvider = z.enum(SYNCED_PROVIDERS);
@@ -46,8 +38,8 @@ export type GameProvider = z.infer<typeof GameProvider>;
 export type StatTimeClass = z.infer<typeof StatTimeClass>;
 export type RawTimeClass = z.infer<typeof RawTimeClass>;
 export type GameResult = z.infer<typeof GameResult>;
-export type Colour = z.infer<typeof Colour>;
-export type Classification = z.infer<typeof Classification>;
+export type Colour = C.Colour;
+export type Classification = C.Classification;
 
 /**
  * An optional comma-separated list of enum values (`siteA,siteB`), as the REST query carries it.

@@ -1,44 +1,53 @@
 import { z } from 'zod';
+import type * as T from '../src/chess/engineOutput.js';
+import { TERMINALS } from '../src/chess/engineOutput.js';
+import { declaredAs } from './declared.js';
 
 /**
- * What one review stores: raw engine output per position, nothing derived.
- * Scores are as UCI reports them: from the side to move's point of view.
+ * What one review stores: raw engine output per position, nothing derived (declared in
+ * src/chess/engineOutput.ts). Scores are as UCI reports them: from the side to move's point of view.
  */
-export const EngineScore = z
-  .object({
-    cp: z.number().int().nullable().describe('Centipawns, side to move; null when a mate score'),
-    mate: z.number().int().nullable().describe('Mate in N moves, side to move (negative: being mated); null for cp scores'),
-  })
-  .describe('A raw UCI score');
+export const EngineScore = declaredAs<T.EngineScore>()(
+  z
+    .object({
+      cp: z.number().int().nullable().describe('Centipawns, side to move; null when a mate score'),
+      mate: z.number().int().nullable().describe('Mate in N moves, side to move (negative: being mated); null for cp scores'),
+    })
+    .describe('A raw UCI score'),
+);
 
-export const EngineLine = z.object({
-  multiPv: z.number().int().min(1),
-  score: EngineScore,
-  pv: z.array(z.string()).describe('Principal variation in UCI'),
-  depth: z.number().int(),
-});
+export const EngineLine = declaredAs<T.EngineLine>()(
+  z.object({
+    multiPv: z.number().int().min(1),
+    score: EngineScore,
+    pv: z.array(z.string()).describe('Principal variation in UCI'),
+    depth: z.number().int(),
+  }),
+);
 
-export const StoredPosition = z.object({
-  /** Index into the game: position 0 is before ply 1; position N is after ply N. */
-  index: z.number().int().min(0),
-  fen: z.string(),
-  /** MultiPV lines, best first; empty for a terminal position (see terminal). */
-  lines: z.array(EngineLine),
-  terminal: z.enum(['checkmate', 'stalemate', 'insufficient', 'draw']).nullable(),
-  depth: z.number().int(),
-  nodes: z.number().int(),
-});
+export const StoredPosition = declaredAs<T.StoredPosition>()(
+  z.object({
+    index: z.number().int().min(0),
+    fen: z.string(),
+    lines: z.array(EngineLine),
+    terminal: z.enum(TERMINALS).nullable(),
+    depth: z.number().int(),
+    nodes: z.number().int(),
+  }),
+);
 
-export const StoredAnalysis = z.object({
-  engine: z.object({ name: z.string(), version: z.string() }),
-  budget: z.object({ nodesPerPosition: z.number().int(), multiPv: z.number().int() }),
-  startFen: z.string(),
-  movesUci: z.array(z.string()),
-  /** movesUci.length + 1 positions, in game order. */
-  positions: z.array(StoredPosition),
-  analysedAt: z.string(),
-});
-export type EngineScore = z.infer<typeof EngineScore>;
-export type EngineLine = z.infer<typeof EngineLine>;
-export type StoredPosition = z.infer<typeof StoredPosition>;
-export type StoredAnalysis = z.infer<typeof StoredAnalysis>;
+export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
+  z.object({
+    engine: z.object({ name: z.string(), version: z.string() }),
+    budget: z.object({ nodesPerPosition: z.number().int(), multiPv: z.number().int() }),
+    startFen: z.string(),
+    movesUci: z.array(z.string()),
+    positions: z.array(StoredPosition),
+    analysedAt: z.string(),
+  }),
+);
+
+export type EngineScore = T.EngineScore;
+export type EngineLine = T.EngineLine;
+export type StoredPosition = T.StoredPosition;
+export type StoredAnalysis = T.StoredAnalysis;

@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { EnginePool, type Analyser } from './engine/pool.js';
-import { ReviewQueue } from './engine/reviewQueue.js';
+import { ReviewQueue } from './services/review/queue.js';
 import { ChessResultsClient } from './sources/chessresults/client.js';
 import type { Store } from './store/db.js';
 

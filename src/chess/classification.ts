@@ -1,5 +1,5 @@
 import type { Move } from 'chess.js';
-import type { Classification } from '../../schemas/common.js';
+import type { Classification } from './types.js';
 import { PIECE_VALUE, enPrise } from './material.js';
 import type { Chess } from 'chess.js';
 

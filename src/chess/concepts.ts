@@ -1,6 +1,5 @@
 import { Chess, type Color, type Move, type PieceSymbol, type Square } from 'chess.js';
-import type { Classification } from '../../schemas/common.js';
-import { CONCEPT_IDS, type ConceptId, type ConceptTag, type Evaluation } from '../../schemas/analysis.js';
+import { CONCEPT_IDS, type Classification, type ConceptId, type ConceptTag, type Evaluation } from './types.js';
 import { PIECE_NAME, PIECE_VALUE, enPrise, other } from './material.js';
 import type { Phase } from './phase.js';
 import { boardAt, playUci, viewBoard } from './replay.js';

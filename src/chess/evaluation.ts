@@ -1,5 +1,5 @@
-import type { Evaluation } from '../../schemas/analysis.js';
-import type { EngineScore, StoredPosition } from '../../schemas/engine.js';
+import type { EngineScore, StoredPosition } from './engineOutput.js';
+import type { Evaluation } from './types.js';
 import { winPercentFromCp } from './winChances.js';
 
 /**

@@ -1,12 +1,11 @@
-import type { Moment } from '../../schemas/analysis.js';
-import { SEVERITIES } from '../../schemas/analysis.js';
-import type { StoredAnalysis } from '../../schemas/engine.js';
+import type { StoredAnalysis } from './engineOutput.js';
 import { fromEngineScore, type Evaluation } from './evaluation.js';
 import { PIECE_NAME } from './material.js';
 import type { AnalysedPly } from './plyAnalysis.js';
 import { boardAt, moveRef, playUci, replayLine } from './replay.js';
+import { SEVERITIES, type Moment, type Severity } from './types.js';
 
-export type Severity = (typeof SEVERITIES)[number];
+export type { Severity };
 
 /**
  * Critical moments.

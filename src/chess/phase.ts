@@ -1,8 +1,8 @@
 import type { Chess } from 'chess.js';
 import { viewBoard } from './replay.js';
+import { PHASES, type Phase } from './types.js';
 
-export const PHASES = ['opening', 'middlegame', 'endgame'] as const;
-export type Phase = (typeof PHASES)[number];
+export { PHASES, type Phase };
 
 export const PHASE_METHOD = 'divider-v1';
 

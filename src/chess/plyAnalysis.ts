@@ -1,13 +1,12 @@
-import type { Colour } from '../../schemas/common.js';
-import type { ConceptTag, Ply } from '../../schemas/analysis.js';
-import type { StoredAnalysis } from '../../schemas/engine.js';
 import { classify, isSacrifice } from './classification.js';
 import { plyClock, type TimeControlInfo } from './clocks.js';
 import { detectConcepts } from './concepts.js';
+import type { StoredAnalysis } from './engineOutput.js';
 import { flip, fromEngineScore, moveLoss, positionEval, winPercent, type Evaluation } from './evaluation.js';
 import { isBookPosition } from './openings.js';
 import { gamePhases } from './phase.js';
 import { boardAt, moveRef, playUci, replayLine, uciOf, viewBoard } from './replay.js';
+import type { Colour, ConceptTag, Ply } from './types.js';
 
 export interface PlyContext {
   userColour: Colour | null;

@@ -1,4 +1,4 @@
-import type { EngineScore, StoredAnalysis, StoredPosition } from '../../schemas/engine.js';
+import type { EngineScore, StoredAnalysis, StoredPosition } from './engineOutput.js';
 import { sideAccuracies, type GameAccuracy, type LichessEval } from './accuracy.js';
 import { sideToMove } from './positions.js';
 

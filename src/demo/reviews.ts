@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { movesKey } from '../chess/pgn.js';
-import { insertReviewJob } from '../engine/reviewQueue.js';
+import { insertReviewJob } from '../services/review/queue.js';
 import { fullGameMoves } from '../services/gameMoves.js';
 import { analyses, games, reviewJobs } from '../store/schema/index.js';
 import type { DemoSeeder } from './seeder.js';

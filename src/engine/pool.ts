@@ -1,4 +1,4 @@
-import type { StoredAnalysis, StoredPosition } from '../../schemas/engine.js';
+import type { StoredAnalysis, StoredPosition } from '../chess/engineOutput.js';
 import { gamePositions } from '../chess/positions.js';
 import { EngineFailure, UciEngine, type EngineSpec } from './uciEngine.js';
 

@@ -1,4 +1,4 @@
-import type { EngineLine, EngineScore } from '../../schemas/engine.js';
+import type { EngineLine, EngineScore } from '../chess/engineOutput.js';
 
 /**
  * A pure parser of the UCI lines an engine prints. No I/O: the process wrapper feeds it lines,

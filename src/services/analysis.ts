@@ -6,7 +6,7 @@ import { CONCEPT_NOTES, DETECTORS } from '../chess/concepts.js';
 import { parseTimeControl, type TimeControlInfo } from '../chess/clocks.js';
 import { CONVENTION_NOTES } from '../chess/evaluation.js';
 import { buildPlies, type AnalysedPly } from '../chess/plyAnalysis.js';
-import { medianDepth, parseStoredAnalysis } from '../chess/reviewSummary.js';
+import { medianDepth, parseStoredAnalysis } from './review/summary.js';
 import type { PersonalCtx } from '../context.js';
 import { analyses } from '../store/schema/index.js';
 

@@ -1,6 +1,6 @@
 import type { GameDetail } from '../../schemas/games.js';
 import { parseTimeControl } from '../chess/clocks.js';
-import { summarizeReview } from '../chess/reviewSummary.js';
+import { summarizeReview } from './review/summary.js';
 import type { PersonalCtx } from '../context.js';
 import { analysisRow, parseClocks } from './analysis.js';
 import type { GameRow } from './gameWriter.js';

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { hostname } from 'node:os';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
+import type { Config } from '../config.js';
 
 /**
  * SMTP settings from CFP_SMTP_HOST, CFP_SMTP_PORT (default 587, or 465 with implicit TLS), CFP_SMTP_FROM,
@@ -30,16 +31,15 @@ export interface MailMessage {
 }
 
 /** Null when SMTP is not configured (no host or no sender): nothing is sent then. */
-export function smtpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SmtpSettings | null {
-  if (!env.CFP_SMTP_HOST || !env.CFP_SMTP_FROM) return null;
-  const tls = env.CFP_SMTP_TLS === 'implicit' || env.CFP_SMTP_TLS === 'none' ? env.CFP_SMTP_TLS : 'starttls';
+export function smtpSettingsFrom(smtp: Config['smtp']): SmtpSettings | null {
+  if (!smtp.host || !smtp.from) return null;
   return {
-    tls,
-    host: env.CFP_SMTP_HOST,
-    port: env.CFP_SMTP_PORT ? Number(env.CFP_SMTP_PORT) : tls === 'implicit' ? 465 : 587,
-    from: env.CFP_SMTP_FROM,
-    user: env.CFP_SMTP_USER || null,
-    pass: env.CFP_SMTP_PASS || null,
+    tls: smtp.tls,
+    host: smtp.host,
+    port: smtp.port ?? (smtp.tls === 'implicit' ? 465 : 587),
+    from: smtp.from,
+    user: smtp.user,
+    pass: smtp.pass,
   };
 }
 

@@ -1,7 +1,8 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppDeps } from '../context.js';
+import { repeatEvery } from '../timers.js';
 import { users, weeklyReports } from '../store/schema/index.js';
-import { sendMail, smtpSettingsFromEnv, type MailMessage, type SmtpSettings } from './mailer.js';
+import { sendMail, smtpSettingsFrom, type MailMessage, type SmtpSettings } from './mailer.js';
 import { reportSubject, reportText } from './reportText.js';
 import { generateReport, lastClosedWeekEnd, markEmailed, payloadOf, publicBaseUrl } from './reports.js';
 
@@ -10,7 +11,7 @@ export interface ReportSchedulerOptions {
   baseUrl?: string;
   /** How often to look for due reports (default 15 minutes); the first look is immediate. */
   intervalMs?: number;
-  /** SMTP settings; default from the environment (CFP_SMTP_*). null: never email. */
+  /** SMTP settings; default config.smtp (CFP_SMTP_*). null: never email. */
   smtp?: SmtpSettings | null;
   /** Where notices go (default stderr). */
   log?: (line: string) => void;
@@ -31,7 +32,7 @@ export interface ReportScheduler {
  */
 export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions = {}): ReportScheduler {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const smtp = opts.smtp === undefined ? smtpSettingsFromEnv() : opts.smtp;
+  const smtp = opts.smtp === undefined ? smtpSettingsFrom(deps.config.smtp) : opts.smtp;
   const send = opts.send ?? ((s, m) => sendMail(s, m));
   const baseUrl = opts.baseUrl ?? publicBaseUrl(deps.config);
   if (!smtp) log('weekly reports: SMTP is not configured (set CFP_SMTP_HOST, CFP_SMTP_PORT, CFP_SMTP_FROM, optionally CFP_SMTP_USER/CFP_SMTP_PASS), so reports are generated but not emailed');
@@ -74,11 +75,10 @@ export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions
     });
     return running;
   };
-  const timer = setInterval(() => void tick(), opts.intervalMs ?? 15 * 60_000);
-  timer.unref();
+  const timer = repeatEvery(opts.intervalMs ?? deps.config.reportCheckMinutes * 60_000, () => void tick());
   void tick();
   return {
     tick,
-    stop: () => clearInterval(timer),
+    stop: () => timer.stop(),
   };
 }

@@ -4,7 +4,7 @@ import type { ReviewResponse } from '../../schemas/review.js';
 import { movesKey } from '../chess/pgn.js';
 import { positionScore } from '../chess/reviewAccuracy.js';
 import type { PersonalCtx } from '../context.js';
-import { copyReviewAccuracy, type AnalysisRow, type ReviewJob } from '../engine/reviewQueue.js';
+import { copyReviewAccuracy, type AnalysisRow, type ReviewJob } from './review/queue.js';
 import { ApiError, Reply } from '../errors.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../context.js';
 import { connections } from '../store/schema/index.js';
+import { repeatEvery } from '../timers.js';
 import { syncConnection } from './sync/index.js';
 
 /**
@@ -30,14 +31,10 @@ export function startSyncScheduler(deps: AppDeps, opts: { firstRunDelayMs?: numb
     }
   };
 
-  const first = setTimeout(() => void runOnce(), opts.firstRunDelayMs ?? 10_000);
-  const every = setInterval(() => void runOnce(), intervalMs);
-  first.unref();
-  every.unref();
+  const timer = repeatEvery(intervalMs, () => void runOnce(), { firstDelayMs: opts.firstRunDelayMs ?? 10_000 });
   return {
     stop() {
-      clearTimeout(first);
-      clearInterval(every);
+      timer.stop();
       controller.abort();
     },
   };

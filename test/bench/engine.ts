@@ -6,20 +6,19 @@ import { analysisAccuracy } from '../../src/chess/reviewAccuracy.js';
 import { loadConfig } from '../../src/config.js';
 import { EnginePool } from '../../src/engine/pool.js';
 import { UciEngine, type EngineSpec } from '../../src/engine/uciEngine.js';
+import { dataPath } from '../helpers/fixtures.js';
 import type { BenchTable } from './table.js';
 
 /**
  * `npm run bench engine`: what a review costs and what the node budget buys.
  * Games: Karpov–Kasparov, World Championship 1985 game 16 (exactly 40 moves) and Fischer–Spassky 1972
- * game 6 (41 moves), from /work/shared/classics (or data/library when present).
+ * game 6 (41 moves), from the classics library (data/library).
  */
 const NATIVE = ['/usr/games/stockfish', '/usr/bin/stockfish'].find((p) => existsSync(p)) ?? null;
-const GAMES = ['50-karpov-kasparov-1985-g16', '46-fischer-spassky-1972-g6'];
+const GAMES = ['karpov-kasparov-1985-g16', 'fischer-spassky-1972-g6'];
 
 function loadGame(name: string) {
-  const candidates = [`/work/shared/classics/games/${name}.pgn`, `data/library/${name}/game.pgn`];
-  const file = candidates.find((f) => existsSync(f));
-  if (!file) throw new Error(`bench game ${name} not found (looked in ${candidates.join(', ')})`);
+  const file = dataPath('library', name, 'game.pgn');
   const g = parsePgn(readFileSync(file, 'utf8'));
   return { name, startFen: g.startFen, moves: g.plies.map((p) => p.uci), label: `${g.headers.White} – ${g.headers.Black} ${g.headers.Date?.slice(0, 4) ?? ''}` };
 }

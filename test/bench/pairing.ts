@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus as cpuList, loadavg } from 'node:os';
 import { parseTrf, pairNextRound, type Pairing } from '../../src/chess/pairing/index.js';
+import { fixturePath } from '../helpers/fixtures.js';
 import { percentile, type BenchTable } from './table.js';
 
 /** Agreement of the Dutch pairing engine with the reference cases (bbpPairings 6.0.0, FIDE C.04.3 2025). */
 
-export const CASES_DIR = process.env.CFP_PAIRING_CASES ?? '/work/shared/pairing/cases';
+export const CASES_DIR = process.env.CFP_PAIRING_CASES ?? fixturePath('pairing/cases');
 
 export interface CaseOutcome {
   id: string;

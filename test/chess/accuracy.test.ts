@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { fixturePath } from '../helpers/fixtures.js';
 import { gameAccuracy, moveAccuracy, winPercentFromCp } from '../../src/chess/accuracy.js';
 
 describe('win% (lichess: 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1), cp clamped to ±1000)', () => {
@@ -70,11 +71,11 @@ describe('game accuracy', () => {
   });
 
   test('the lichess export fixture: what the method gives for its evaluations', () => {
-    const line = readFileSync('/work/shared/sources/fixtures/lichess/games_user_export.ndjson', 'utf8')
+    const line = readFileSync(fixturePath('sources/lichess/games_user_export.ndjson'), 'utf8')
       .split('\n')
       .find((l) => l.includes('"analysis":['));
-    if (!line) return;
-    const game = JSON.parse(line);
+    expect(line).toBeDefined();
+    const game = JSON.parse(line!);
     const acc = gameAccuracy(game.analysis)!;
     // Black never loses more than 14 cp (win% ≤ 1.3 per move): every move scores 95-100.
     expect(acc.black).toBeGreaterThan(95);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { selectMoments } from '../../src/chess/moments.js';
 import { buildPlies } from '../../src/chess/plyAnalysis.js';
-import { summarizeReview } from '../../src/chess/reviewSummary.js';
+import { summarizeReview } from '../../src/services/review/summary.js';
 import { makeAnalysis } from '../helpers/analysis.js';
 
 // Out of book from move 7: White a3?, Black a6??, White h3 (inaccuracy), Black h6, White b3?, Black b6.

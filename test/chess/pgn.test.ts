@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fullMoves, movesKey, parsePgn, PgnError, splitPgnGames } from '../../src/chess/pgn.js';
-import { sharedPath } from '../helpers/shared.js';
+import { dataPath } from '../helpers/fixtures.js';
 
 describe('parsePgn', () => {
   test('mainline, comments, clocks; variations and NAGs skipped', () => {
@@ -36,9 +36,9 @@ describe('parsePgn', () => {
     }
   });
 
-  test('every classic game in shared/ replays to its last move', () => {
+  test('a classic game from the library replays to its last move', () => {
     // The Opera game, Paris 1858: 17 moves, ends 17.Rd8#.
-    const text = readFileSync(sharedPath('classics/games/05-morphy-brunswick-isouard-1858.pgn'), 'utf8');
+    const text = readFileSync(dataPath('library/morphy-brunswick-isouard-1858/game.pgn'), 'utf8');
     const g = parsePgn(text);
     expect(fullMoves(g.plies.length)).toBe(17);
     expect(g.plies.at(-1)!.san).toBe('Rd8#');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,19 @@ import { LIBRARY_NOT_FOUND, getLibraryGame, library, listLibraryGames, loadLibra
 import { getLibraryGame as getTool } from '../../tools/library/get_library_game.js';
 import { listLibraryGames as listTool } from '../../tools/library/list_library_games.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { fixturePath } from '../helpers/fixtures.js';
 
 const root = join(dataDir, 'library');
+/** slug → SHA-256 of the verified classics file (`NN-slug.pgn`), as recorded by `sha256sum`. */
+const VERIFIED_SHA256 = new Map(
+  readFileSync(fixturePath('classics/games.sha256'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [hash, file] = line.split(/\s+/);
+      return [file.replace(/^\d+-/, '').replace(/\.pgn$/, ''), hash] as const;
+    }),
+);
 const lib = library();
 const replays = new Map<string, ParsedGame>(lib.entries.map((e) => [e.meta.slug, parsePgn(e.pgn)]));
 
@@ -96,11 +108,11 @@ describe('the published library', () => {
       // Not mate: a resignation or a loss on time, so the recorded result is decisive or drawn, never "*".
       expect(['1-0', '0-1', '1/2-1/2']).toContain(e.meta.result);
     }
-    // The canonical score is the shared verified file, byte for byte.
-    // (Only where the shared collection is mounted, as in the build environment.)
-    const sharedDir = '/work/shared/classics/games';
-    const shared = existsSync(sharedDir) ? readdirSync(sharedDir).find((f) => f.endsWith(`-${slug}.pgn`)) : undefined;
-    if (shared) expect(readFileSync(join('/work/shared/classics/games', shared), 'utf8').trim()).toBe(e.pgn.trim());
+    // The canonical score is the verified classics file byte for byte: its SHA-256 is the one recorded
+    // from the verified collection (test/fixtures/classics/, with that collection's SOURCES.md).
+    const verified = VERIFIED_SHA256.get(slug);
+    expect(verified, `${slug} is not in the verified collection`).toBeDefined();
+    expect(createHash('sha256').update(readFileSync(join(root, slug, 'game.pgn'))).digest('hex')).toBe(verified);
   });
 
   test.each(lib.entries.map((e) => [e.meta.slug, e] as const))('%s: essay is 300–600 words', (_slug, e) => {

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { formatMessage, sendMail, smtpSettingsFromEnv } from '../../src/services/mailer.js';
+import { loadConfig } from '../../src/config.js';
+import { formatMessage, sendMail, smtpSettingsFrom } from '../../src/services/mailer.js';
+
+const smtpSettingsFromEnv = (env: Record<string, string>) => smtpSettingsFrom(loadConfig({ dataDir: '/tmp' }, env).smtp);
 import { mailBody, startSmtpServer } from '../helpers/smtpServer.js';
 
 const tls = {

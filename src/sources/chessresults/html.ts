@@ -2,7 +2,7 @@
  * Just enough HTML reading for chess-results pages: headings, and the `CRs1` data tables cell by cell.
  * Tolerant of the site's quirks (attribute-less junk such as `<td & colsp & class="CRc">`, `Class=` in
  * capitals, `&frac12;`), strict about structure: anything unexpected is for the caller to refuse.
- * See /work/shared/sources/CHESS-RESULTS.md, section A.3.
+ * See CHESS-RESULTS.md, section A.3 (kept with the saved pages in test/fixtures/sources/chessresults/).
  */
 
 const NAMED: Record<string, string> = {

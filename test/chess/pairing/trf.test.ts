@@ -1,8 +1,9 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTrf } from '../../../src/chess/pairing/index.js';
+import { fixturePath } from '../../helpers/fixtures.js';
 
-const dir = '/work/shared/pairing/cases';
+const dir = fixturePath('pairing/cases');
 const line1 =
   '001    1      Test0001 Player0001               2323                             4.0    2    26 w =    50 b 1    22 w =    18 b 1     2 w 1';
 const header = '012 Pairing case X\n062 2\n092 Individual: Swiss-System (FIDE Dutch)\nXXR 11\nXXC black1\n';

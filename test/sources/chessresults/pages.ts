@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { fixturePath } from '../../helpers/fixtures.js';
 
 /** The real saved chess-results pages (one snapshot of tnr 1473782 during round 2; see their SOURCES.md). */
-const DIR = '/work/shared/sources/chessresults';
+const DIR = fixturePath('sources/chessresults');
 export const JEDDAH_TNR = '1473782';
 export const page = (name: 'startingrank' | 'crosstable' | 'r2_live' | 'r3_unpaired'): string =>
   readFileSync(`${DIR}/jeddah2026_${name}.html`, 'utf-8');

@@ -3,7 +3,7 @@ import { SourceUnreadable } from '../../../src/sources/chessresults/errors.js';
 import { parseCrosstable, parseMeta, parsePairings, parseStartingRank } from '../../../src/sources/chessresults/parse.js';
 import { page } from './pages.js';
 
-// Expected values read by eye from the saved HTML in /work/shared/sources/chessresults/.
+// Expected values read by eye from the saved HTML in test/fixtures/sources/chessresults/.
 
 describe('page meta', () => {
   test('event name, the site’s "Last update" and the Rd.2/7 navigation', () => {
