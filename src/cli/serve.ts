@@ -6,7 +6,7 @@ import { seedDemo } from '../demo/index.js';
 import { listen } from '../http/listen.js';
 import { ownerOrNamed } from '../services/accounts.js';
 import { tools } from '../../tools/index.js';
-import { claudeDesktopSnippet } from './claudeConfig.js';
+import { claudeDesktopSnippet } from '../services/claudeConfig.js';
 import { issueToken } from '../auth/tokens.js';
 import { signInLink } from './signInLink.js';
 import { openingTable } from '../chess/openings.js';

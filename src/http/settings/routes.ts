@@ -21,11 +21,11 @@ import {
 } from '../../../schemas/settings.js';
 import { listSessions, redeemSignInCode, revokeSession, signInWithToken } from '../../auth/sessions.js';
 import { issueToken, listTokens, revokeToken } from '../../auth/tokens.js';
-import { claudeDesktopConfig, TOKEN_PLACEHOLDER } from '../../cli/claudeConfig.js';
+import { claudeDesktopConfig, TOKEN_PLACEHOLDER } from '../../services/claudeConfig.js';
 import { ApiError } from '../../errors.js';
 import { connectSource, disconnectSource } from '../../services/connections.js';
-import { smtpSettingsFromEnv } from '../../services/mailer.js';
-import { reviewQueueStatus } from '../../services/reviewQueueStatus.js';
+import { smtpSettingsFrom } from '../../services/mailer.js';
+import { reviewQueueStatus } from '../../services/review/queueStatus.js';
 import { listConnections } from '../../services/sync/index.js';
 import type { Connection } from '../../services/sync/types.js';
 import { defineSettingsRoute, signedIn, type SettingsRoute } from './route.js';
@@ -284,7 +284,7 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     output: EmailStatus,
     errors: [401, 403],
     handler: (ctx) => {
-      const smtp = smtpSettingsFromEnv();
+      const smtp = smtpSettingsFrom(ctx.deps.config.smtp);
       return {
         configured: smtp !== null,
         host: smtp?.host ?? null,

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { AppDeps } from '../context.js';
-import { reviewJobs } from '../store/schema/index.js';
+import type { AppDeps } from '../../context.js';
+import { reviewJobs } from '../../store/schema/index.js';
 
 /** The account's review jobs by state, and where its active ones stand in the shared queue. */
 export function reviewQueueStatus(deps: AppDeps, userId: string) {
