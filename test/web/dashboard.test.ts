@@ -54,7 +54,7 @@ async function newPage(context?: Awaited<ReturnType<Browser['createBrowserContex
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT, `${name}.png`) as `${string}.png`, fullPage: true });
 
-describe.skipIf(!chromium)('dashboard in Chromium', () => {
+describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
   let page: Page;
 
   beforeAll(async () => {
@@ -144,6 +144,13 @@ describe.skipIf(!chromium)('dashboard in Chromium', () => {
     expect(await page.$$eval('main img, main script', (n) => n.length)).toBe(0);
     await shot(page, 'game-hostile-names');
     expect(dialogs).toEqual([]);
+    // Unreviewed: Request review queues it and shows its place in the shared queue (no worker runs in this test).
+    await page.click('[data-testid="request-review"]');
+    await page.waitForFunction(() => /^Queued: place \d+ in the review queue$/.test(document.querySelector('[data-testid="review-status"]')?.textContent ?? ''));
+    const queue = (await rest(server.url, '/api/v1/settings/reviews', { token })).body;
+    const id = new URL(page.url()).pathname.split('/').at(-1);
+    const mine = queue.active.find((j: { subjectId: string }) => j.subjectId === id);
+    expect(await page.$eval('[data-testid="review-status"]', (e) => e.textContent)).toBe(`Queued: place ${mine.position} in the review queue`);
   });
 
   test('a reviewed game: keys step the board through the moves and the graph marks the ply; moments hide the best move until asked', async () => {

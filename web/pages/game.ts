@@ -165,6 +165,8 @@ function reviewSection(id: string): HTMLElement {
   const status = h('p', { 'aria-live': 'polite', 'data-testid': 'review-status' });
   const button = h('button', { type: 'button', 'data-testid': 'request-review' }, 'Request review');
   const poll = async () => {
+    // Polling ends when the page is left.
+    if (!document.body.contains(status)) return;
     const q = await api('/api/v1/settings/reviews');
     const mine = q.active.find((j: any) => j.subjectKind === 'game' && j.subjectId === id);
     if (!mine) return navigate(location.pathname, true);

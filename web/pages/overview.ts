@@ -19,6 +19,7 @@ function syncBlock(onDone: () => void): HTMLElement {
   const bar = h('progress', { max: 1, value: 0, class: 'hidden' });
   const button = h('button', { type: 'button', 'data-testid': 'sync-now' }, 'Sync now');
   const poll = async () => {
+    if (!document.body.contains(status)) return;
     const run = await api('/api/v1/settings/sync');
     if (run.state === 'running') {
       const p = run.progress;
