@@ -199,7 +199,7 @@ export const Moment = declaredAs<C.Moment>()(
       sideToMove: z.enum(COLOURS).describe('Who was to move (the mover)'),
       isUserMove: z.boolean().describe('Whether the owner made the move'),
       type: z.string().nullable().describe('Engine moments: the classification that made it a moment (blunder, miss, brilliant); null on derived moments'),
-      source: z.enum(MOMENT_SOURCES).describe('engine: passed the engine gate (≥ 15 win% lost, or a brilliancy); derived: surfaced by minCentipawnLoss'),
+      source: z.enum(MOMENT_SOURCES).describe('engine: judged a blunder by lichess\'s rules (≥ 15 win% lost, or a forced mate allowed from −7.00 or better or let go for +7.00 or less) or a brilliancy; derived: surfaced by minCentipawnLoss'),
       severity: z.enum(SEVERITIES).describe('moderate (< 25 win% lost), major (25 to 40), critical (≥ 40, or a mate allowed or missed); brilliancies are moderate'),
       classification: z.string().nullable().describe('Move class of the ply'),
       evalSwingCentipawns: z.number().int().describe("Mover-frame swing on evaluations clamped to ±500 (positive: the mover lost ground)"),

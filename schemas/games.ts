@@ -24,7 +24,8 @@ export const GameSummary = z
   .object({
     id: z.string().describe('Game id (uuid); pass it to get_game and the analysis tools'),
     provider: GameProvider.describe('Where the game came from: siteA = chess.com, siteB = lichess, fed = ECF over-the-board, manual, pgn import'),
-    playedAt: Timestamp.describe('When the game was played (UTC)'),
+    playedAt: Timestamp.describe('When the game was played (UTC); for a partial PGN date, the first day of the known period (see dateText)'),
+    dateText: z.string().nullable().describe('The date as the PGN wrote it when only the year or year and month is known ("1934.??.??"); null when exact'),
     colour: Colour.describe("The owner's colour"),
     result: GameResult.describe("The result from the owner's point of view"),
     opponent: z.string().describe("Opponent's name or username"),

@@ -3,6 +3,23 @@ import { SyncedProvider, Timestamp } from './common.js';
 
 export const CONNECTION_STATUSES = ['never-synced', 'syncing', 'ok', 'error'] as const;
 
+/** One current rating as the source shows it on the account page (lichess `perfs.{key}`). */
+export const CurrentPerf = z.object({
+  rating: z.number().int(),
+  rd: z.number().int().nullable().describe('Glicko-2 rating deviation'),
+  games: z.number().int().describe('Rated games in this perf'),
+  prog: z.number().int().nullable().describe('Rating progress over the last twelve games'),
+  provisional: z.boolean().describe('lichess marks a rating provisional while its deviation is high'),
+});
+
+export type CurrentPerf = z.infer<typeof CurrentPerf>;
+
+export const ConnectionDetails = z.object({
+  perfs: z.record(z.string(), CurrentPerf).describe('Current ratings by lichess perf key (bullet, blitz, rapid, classical, correspondence, puzzle, …)'),
+  fetchedAt: Timestamp.describe('When the source was asked'),
+});
+export type ConnectionDetails = z.infer<typeof ConnectionDetails>;
+
 export const Connection = z.object({
   provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF over-the-board'),
   account: z.string().describe('Username (chess.com, lichess) or ECF reference code'),
@@ -10,6 +27,7 @@ export const Connection = z.object({
   statusMessage: z.string().nullable().describe('Why the last sync failed, when status is error'),
   lastSyncedAt: Timestamp.nullable().describe('End of the last successful sync; null before the first'),
   connectedAt: Timestamp.describe('When the source was connected'),
+  details: ConnectionDetails.nullable().describe('Current ratings read at the last sync (lichess); null before it or for other sources'),
 });
 
 export const Profile = z

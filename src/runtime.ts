@@ -47,6 +47,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       baseUrl: deps.config.sources.chessresultsUrl,
       userAgent: deps.config.sources.userAgent,
       clock: deps.clock,
+      polite: { connectTimeoutMs: deps.config.sources.connectTimeoutMs, idleTimeoutMs: deps.config.sources.idleTimeoutMs },
     }),
     reviews,
     close: async () => {

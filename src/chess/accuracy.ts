@@ -11,6 +11,8 @@ export { winPercentFromCp };
 export interface LichessEval {
   eval?: number;
   mate?: number;
+  /** The engine's first choice (UCI), present in an export exactly when the game move was not it. */
+  best?: string;
 }
 
 export interface GameAccuracy {

@@ -9,15 +9,16 @@ export type { Severity };
 
 /**
  * Critical moments.
- * - Engine moments: plies whose move cost at least ENGINE_GATE (15) win-probability points (type =
- *   the classification: blunder or miss), and brilliancies (type brilliant, exempt from minSeverity).
+ * - Engine moments: plies lichess would judge a Blunder on the review's evaluations (src/chess/judgments.ts: a
+ *   drop of ≥ 15 win-probability points, or a forced mate allowed from −7.00 or better, or one let go for +7.00 or
+ *   less; type = the classification: blunder, or miss when the blunder let a chance go), and brilliancies (type
+ *   brilliant, exempt from minSeverity).
  * - Derived moments: with minCentipawnLoss, any other ply conceding at least that many centipawns
  *   (type null, source derived).
  * - Severity from win% lost: critical ≥ 40 or a forced mate allowed or missed, major ≥ 25,
  *   otherwise moderate; brilliancies are moderate.
  * - maxMoments keeps the most severe (severity, then win% lost, then earlier ply) and returns them in ply order.
  */
-export const ENGINE_GATE = 15;
 export const ACCEPTABLE_WITHIN_CP = 25;
 
 export interface MomentFilters {
@@ -166,7 +167,7 @@ export function momentOf(p: AnalysedPly, source: 'engine' | 'derived', analysis:
 /** Whether the engine gate makes this ply a moment on its own. */
 export function isEngineMoment(p: AnalysedPly): boolean {
   if (p.ply.classification === 'brilliant') return true;
-  return p.ply.evalBefore !== null && p.ply.evalAfter !== null && p.winPercentLoss >= ENGINE_GATE;
+  return p.judgment === 'Blunder';
 }
 
 export function selectMoments(plies: readonly AnalysedPly[], analysis: StoredAnalysis, f: MomentFilters, userHasColour = true): MomentSelection {

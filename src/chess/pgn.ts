@@ -83,7 +83,15 @@ type Token =
   | { kind: 'open' }
   | { kind: 'close' };
 
-function tokenize(movetext: string): Token[] {
+/** Where in the game, for a message: the text around it and its line in the game's text. */
+function nearText(s: string, at: number, firstLine: number): string {
+  const line = firstLine + s.slice(0, at).split('\n').length - 1;
+  const snippet = s.slice(Math.max(0, at - 12), at + 12).replace(/\s+/g, ' ').trim();
+  return `"${snippet}" (line ${line})`;
+}
+
+function tokenize(movetext: string, firstLine: number): Token[] {
+  const near = (s: string, at: number) => nearText(s, at, firstLine);
   const tokens: Token[] = [];
   let i = 0;
   const s = movetext;
@@ -92,10 +100,16 @@ function tokenize(movetext: string): Token[] {
     if (/\s/.test(ch)) {
       i += 1;
     } else if (ch === '{') {
+      // PGN standard 8.2.5: a brace comment runs to the first "}" and does not nest. A "{" inside one is
+      // almost always a nesting mistake whose "}" would then close the wrong comment: refuse it by name.
       const end = s.indexOf('}', i + 1);
-      if (end < 0) throw new PgnError('unparseable', 'unparseable PGN: a { comment is never closed');
+      if (end < 0) throw new PgnError('unparseable', `unparseable PGN: the { comment opened near ${near(s, i)} is never closed`);
+      const inner = s.indexOf('{', i + 1);
+      if (inner >= 0 && inner < end) throw new PgnError('unparseable', `unparseable PGN: a { inside a comment near ${near(s, inner)}; PGN comments do not nest`);
       tokens.push({ kind: 'comment', text: s.slice(i + 1, end) });
       i = end + 1;
+    } else if (ch === '}') {
+      throw new PgnError('unparseable', `unparseable PGN: a } near ${near(s, i)} closes no comment`);
     } else if (ch === ';') {
       const end = s.indexOf('\n', i);
       tokens.push({ kind: 'comment', text: s.slice(i + 1, end < 0 ? s.length : end) });
@@ -150,13 +164,17 @@ export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): P
   const headers: Record<string, string> = {};
   const movetextLines: string[] = [];
   let inHeaders = true;
-  for (const line of games[0].split('\n')) {
+  let firstLine = 1; // line of the game text where the movetext starts, for messages
+  for (const [n, line] of games[0].split('\n').entries()) {
     const m = inHeaders ? HEADER_LINE.exec(line) : null;
     if (m) headers[m[1]] = m[2].replace(/\\(.)/g, '$1');
-    else if (line.trim().startsWith('%')) continue;
     else {
-      if (line.trim()) inHeaders = false;
-      movetextLines.push(line);
+      if (inHeaders && line.trim()) {
+        inHeaders = false;
+        firstLine = n + 1;
+      }
+      // An escape line ("%…", standard 6) is kept as an empty line so line numbers stay true.
+      if (!inHeaders) movetextLines.push(line.trim().startsWith('%') ? '' : line);
     }
   }
   const variant = headers.Variant?.toLowerCase();
@@ -170,7 +188,7 @@ export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): P
   } catch {
     throw new PgnError('unparseable', `the FEN header is not a legal position: ${startFen}`);
   }
-  const tokens = tokenize(movetextLines.join('\n'));
+  const tokens = tokenize(movetextLines.join('\n'), firstLine);
   const plies: ParsedPly[] = [];
   let preface: string | null = null;
   let result = headers.Result ?? '*';

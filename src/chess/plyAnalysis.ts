@@ -1,4 +1,5 @@
 import { classify, isSacrifice } from './classification.js';
+import type { Judgment } from './judgments.js';
 import { plyClock, type TimeControlInfo } from './clocks.js';
 import { detectConcepts } from './concepts.js';
 import type { StoredAnalysis } from './engineOutput.js';
@@ -6,6 +7,7 @@ import { flip, fromEngineScore, moveLoss, positionEval, winPercent, type Evaluat
 import { isBookPosition } from './openings.js';
 import { gamePhases } from './phase.js';
 import { boardAt, moveRef, playUci, replayLine, uciOf, viewBoard } from './replay.js';
+import { analysisJudgments } from './reviewAccuracy.js';
 import type { Colour, ConceptTag, Ply } from './types.js';
 
 export interface PlyContext {
@@ -28,6 +30,8 @@ export interface AnalysedPly {
   winPercentAfter: number | null;
   /** Win-probability points the mover gave away (0 when unknown). */
   winPercentLoss: number;
+  /** lichess's judgment of the move on the review's evaluations (src/chess/judgments.ts); null when not judged. */
+  judgment: Judgment | null;
   swingCentipawns: number;
   /** The engine's best line after the move (opponent to move), UCI. */
   replyLine: string[];
@@ -47,17 +51,23 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
     const fenBefore = board?.fen() ?? analysis.positions[i]?.fen ?? '';
     fens.push(fenBefore);
     const mv = board ? playUci(board, uci) : null;
-    if (mv) return { move: { san: mv.san, uci: uciOf(mv) }, legal: true, detail: mv, fenBefore, fenAfter: mv.after };
+    const bestUci = uciFirst(analysis, i);
+    const best = bestUci ? moveRef(fenBefore, bestUci) : null;
+    if (mv) {
+      const played = { san: mv.san, uci: uciOf(mv) };
+      return { move: played, legal: true, detail: mv, fenBefore, fenAfter: mv.after, best, isBest: !!best?.legal && best.move.uci === played.uci };
+    }
     const fenAfter = analysis.positions[i + 1]?.fen ?? '';
     board = boardAt(fenAfter);
-    return { move: { san: uci, uci }, legal: false, detail: null, fenBefore, fenAfter };
+    return { move: { san: uci, uci }, legal: false, detail: null, fenBefore, fenAfter, best, isBest: !!best?.legal && best.move.uci === uci };
   });
+  const judgments = analysisJudgments(analysis, (i) => replayed[i].isBest);
   const phases = gamePhases(fens);
   const out: AnalysedPly[] = [];
   let stillBook = true;
   for (let i = 0; i < n; i += 1) {
     const ply = i + 1;
-    const { move: playedMove, legal, detail, fenBefore, fenAfter } = replayed[i];
+    const { move: playedMove, legal, detail, fenBefore, fenAfter, best, isBest: isBestMove } = replayed[i];
     const white = fenBefore.split(' ')[1] !== 'b';
     const colour: Colour = white ? 'white' : 'black';
     const moveNumber = Number(fenBefore.split(' ')[5]) || Math.ceil(ply / 2);
@@ -65,9 +75,6 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
     const posAfter = analysis.positions[i + 1];
     const evalBefore = positionEval(posBefore);
     const evalAfter = positionEval(posAfter);
-    const bestUci = uciFirst(analysis, i);
-    const best = bestUci ? moveRef(fenBefore, bestUci) : null;
-    const isBestMove = !!best?.legal && best.move.uci === playedMove.uci;
     const withLines = ctx.withLines ? ctx.withLines(ply) : true;
     const pv = withLines && posBefore?.lines[0] ? replayLine(fenBefore, posBefore.lines[0].pv) : { san: [], uci: [], truncated: false };
     const alternatives = (withLines ? (posBefore?.lines ?? []) : []).slice(1).flatMap((l) => {
@@ -76,8 +83,10 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       return [{ move: { san: line.san[0], uci: line.uci[0] }, eval: fromEngineScore(l.score), line: line.san, lineUci: line.uci }];
     });
     // perft(1) counts legal moves without building SAN for each.
-    const legalCount = viewBoard(fenBefore)?.perft(1) ?? 0;
+    const boardBefore = viewBoard(fenBefore);
+    const legalCount = boardBefore?.perft(1) ?? 0;
     const forcedMove = legalCount === 1;
+    const previous = replayed[i - 1]?.detail;
     const lines = posBefore?.lines ?? [];
     const onlyMoveMargin =
       lines.length >= 2 ? Math.round((winPercent(fromEngineScore(lines[0].score)) - winPercent(fromEngineScore(lines[1].score))) * 10) / 10 : 0;
@@ -85,20 +94,23 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
     const loss = evalBefore && evalAfter ? moveLoss(evalBefore, evalAfter, isBestMove) : null;
     const winBefore = evalBefore ? winPercent(evalBefore) : null;
     const winAfter = evalAfter ? winPercent(flip(evalAfter)) : null;
-    const prev = out[i - 1];
     const prevPrevEval = i >= 1 ? positionEval(analysis.positions[i - 1]) : null;
     stillBook = stillBook && legal && isBookPosition(fenAfter);
+    const judgment = judgments[i];
     const classification = classify({
       book: stillBook,
       isBest: isBestMove,
-      centipawnLoss: loss?.centipawnLoss ?? 0,
+      judgment,
+      previousJudgment: judgments[i - 1] ?? null,
+      rawLoss: loss ? loss.evalBeforeMover.value - loss.evalAfterMover.value : null,
       winPercentBefore: winBefore ?? 50,
       winPercentAfter: winAfter ?? winBefore ?? 50,
-      previousOpponentLoss: prev && prev.winPercentBefore !== null && prev.winPercentAfter !== null ? prev.winPercentLoss : null,
       // The position before the opponent's move is in the opponent's frame: flip it to the mover's.
       moverWinPercentBeforePrevious: prevPrevEval ? winPercent(flip(prevPrevEval)) : null,
       onlyMoveMargin,
       forcedMove,
+      kingMoveOutOfCheck: !!detail && detail.piece === 'k' && !!boardBefore?.inCheck(),
+      recapture: !!detail?.captured && !!previous?.captured && previous.to === detail.to,
       sacrifice: !!detail && legal && isSacrifice(viewBoard(fenAfter)!, detail),
     });
     const clock = plyClock(ctx.clocks, ply, ctx.timeControl);
@@ -152,6 +164,7 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       winPercentBefore: winBefore,
       winPercentAfter: winAfter,
       winPercentLoss: winBefore !== null && winAfter !== null ? winBefore - winAfter : 0,
+      judgment,
       swingCentipawns: loss?.swingCentipawns ?? 0,
       replyLine,
     });

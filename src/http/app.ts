@@ -33,6 +33,15 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   const llms = llmsTxt(tools, base);
   const auth = authMd(base);
 
+  // Discovery documents change only with a new version of the server: caches may keep them a few minutes
+  // and revalidate with the ETag express computes from the body (If-None-Match → 304).
+  const DISCOVERY = ['/', '/openapi.json', '/llms.txt', '/auth.md'];
+  app.use((req, res, next) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && (DISCOVERY.includes(req.path) || req.path.startsWith('/.well-known/'))) {
+      res.set('Cache-Control', 'public, max-age=300, must-revalidate');
+    }
+    next();
+  });
   app.get('/openapi.json', (_req, res) => res.json(openapi));
   const catalogHandler = (req: Request, res: Response) => {
     res.set('Link', apiCatalogLinkHeader(base)).type('application/linkset+json');

@@ -27,6 +27,14 @@ export function expressPath(path: string): string {
  */
 function coerceQuery(tool: AnyTool, query: Record<string, unknown>): Record<string, unknown> | string {
   const props = inputJsonSchema(tool).properties ?? {};
+  const path = pathParams(tool.rest.path);
+  const accepted = Object.keys(props).filter((k) => !path.includes(k));
+  // A typo (?provdier=siteA) must not silently widen the answer: name it, and what is accepted.
+  const unknown = Object.keys(query).filter((k) => !accepted.includes(k));
+  if (unknown.length) {
+    const list = accepted.length ? `accepted: ${accepted.join(', ')}` : 'this endpoint takes no query parameters';
+    return `unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; ${list}`;
+  }
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(query)) {
     if (Array.isArray(raw)) return `${key}: give it once (comma-separate list values)`;
@@ -39,14 +47,34 @@ function coerceQuery(tool: AnyTool, query: Record<string, unknown>): Record<stri
   return out;
 }
 
+/**
+ * A declared Content-Length over the limit is refused before a byte is read, and the connection is
+ * dropped rather than drained: a client that declares 10 MB and sends nothing is not waited for.
+ */
+export function refuseDeclaredOversize(req: Request, res: Response, next: NextFunction): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > JSON_BODY_LIMIT_BYTES) {
+    res.set('Connection', 'close');
+    return error(res, 413, `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`);
+  }
+  next();
+}
+
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** Personal answers (and their errors) must never be kept by a browser or a shared cache. */
+export function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.set('Cache-Control', 'no-store');
+  next();
+}
+
 /** One route per tool, derived from the registry alone. */
 export function restRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
   const router = express.Router();
+  router.use('/api/v1/me', noStore);
   const json = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: () => true });
   for (const tool of tools) {
     const method = tool.rest.method.toLowerCase() as 'get' | 'post' | 'delete';
@@ -58,12 +86,7 @@ export function restRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
           return error(res, 415, 'Content-Type must be application/json');
         }
         if (method !== 'post' && hasBody(req)) return error(res, 400, `${tool.rest.method} takes no request body`);
-        // Declared oversize: refuse before reading a byte, and drop the connection rather than drain it.
-        if (Number(req.headers['content-length'] ?? 0) > JSON_BODY_LIMIT_BYTES) {
-          res.set('Connection', 'close');
-          return error(res, 413, `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`);
-        }
-        next();
+        refuseDeclaredOversize(req, res, next);
       },
       ...(method === 'post' ? [json] : []),
       async (req: Request, res: Response) => {

@@ -4,6 +4,9 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
 import type { Family } from './buckets.js';
 
+/** How long a limiter call waits for a store lock held by another connection before answering 503. */
+export const LIMITER_BUSY_MS = 50;
+
 export interface Limiter {
   /** Spends one unit of `family` for `subject`; throws 429 when empty, 503 when the limiter cannot be reached. */
   take(family: Family, subject: string): void;
@@ -38,12 +41,19 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
     return Math.min(rule.limit, row.tokens + (elapsed * rule.limit) / rule.windowSeconds);
   }
 
+  // better-sqlite3 waits for a lock synchronously, so the store's busy_timeout (5 s) would freeze every
+  // request of the process while another connection holds the write lock. The limiter waits briefly
+  // instead and, unable to decide, fails closed (503): one held lock never stalls unrelated requests.
+  const storeBusyMs = Number(store.sqlite.pragma('busy_timeout', { simple: true }));
   function guarded<T>(fn: () => T): T {
     try {
+      store.sqlite.pragma(`busy_timeout = ${LIMITER_BUSY_MS}`);
       return store.sqlite.transaction(fn).immediate();
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw new ApiError(503, Messages.limiterUnavailable);
+    } finally {
+      store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
     }
   }
 

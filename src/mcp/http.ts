@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { AnyTool } from '../../tools/defineTool.js';
 import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
-import { JSON_BODY_LIMIT_BYTES } from '../http/rest.js';
+import { JSON_BODY_LIMIT_BYTES, noStore, refuseDeclaredOversize } from '../http/rest.js';
 import { createMcpServer } from './server.js';
 
 function hostnameOf(hostHeader: string): string {
@@ -46,8 +46,8 @@ export function originGuard(allowedHosts: readonly string[], allowedOrigins: rea
 /** Stateless streamable HTTP at /api/mcp: a fresh server and transport per POST. */
 export function mcpRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
   const router = express.Router();
-  router.use('/api/mcp', originGuard(deps.config.allowedHosts, deps.config.allowedOrigins));
-  router.post('/api/mcp', express.json({ limit: JSON_BODY_LIMIT_BYTES }), async (req: Request, res: Response) => {
+  router.use('/api/mcp', noStore, originGuard(deps.config.allowedHosts, deps.config.allowedOrigins));
+  router.post('/api/mcp', refuseDeclaredOversize, express.json({ limit: JSON_BODY_LIMIT_BYTES }), async (req: Request, res: Response) => {
     const server = createMcpServer(tools, deps, bearerToken(req.headers.authorization));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -26,6 +26,7 @@ export function toSummary(row: GameRow): GameSummary {
     id: row.id,
     provider: row.provider,
     playedAt: row.playedAt,
+    dateText: row.dateText ?? null,
     colour: row.colour,
     result: row.result,
     opponent: row.opponent,

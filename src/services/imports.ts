@@ -67,13 +67,27 @@ export function timeClassOf(timeControl: string | null | undefined): string {
 const tagValue = (v: string | undefined) => (v && v !== '?' && v !== '-' && v.trim() ? v.trim() : null);
 const toInt = (v: string | undefined) => (v && /^[+-]?\d+$/.test(v.trim()) ? Number(v) : null);
 
-/** A PGN date, and time when it has one, as an instant; a date alone sits at 12:00 UTC (as ECF rows do). */
-function playedAtOf(h: Record<string, string>): string | null {
-  const date = (h.UTCDate ?? h.Date ?? '').replace(/\./g, '-');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
-  const time = h.UTCDate && /^\d{2}:\d{2}:\d{2}$/.test(h.UTCTime ?? '') ? h.UTCTime : '12:00:00';
-  const d = new Date(`${date}T${time}.000Z`);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+/**
+ * When a PGN game was played: an instant for `playedAt`, plus the date text when it is partial.
+ * PGN standard 8.1.1.3: unknown parts of Date are "??". A date alone sits at 12:00 UTC (as ECF rows do);
+ * year-only and year-month dates are placed on the first day of the known period, and keep their text.
+ * A game with no year at all is refused with the fix (this project does not invent an order for it).
+ */
+export function playedAtOf(h: Record<string, string>): { playedAt: string; dateText: string | null } | { refused: string } {
+  const utc = /^(\d{4})\.(\d{2})\.(\d{2})$/.exec(h.UTCDate ?? '');
+  const raw = (utc ? h.UTCDate : h.Date)?.trim() ?? '';
+  const m = /^(\d{4}|\?{4})[.-](\d{2}|\?{2})[.-](\d{2}|\?{2})$/.exec(raw) ?? /^(\d{4})$/.exec(raw);
+  const fix = 'set at least the year in the Date tag, e.g. [Date "1934.??.??"] (unknown month and day as ??)';
+  if (!m || m[1] === '????') return { refused: `the game has no usable date (Date "${h.Date ?? ''}"): ${fix}` };
+  const [year, month, day] = [m[1], m[2] ?? '??', m[3] ?? '??'];
+  if (month === '??' && day !== '??') return { refused: `the game's date gives a day without a month (Date "${raw}"): ${fix}` };
+  const exact = month !== '??' && day !== '??';
+  const time = utc && /^\d{2}:\d{2}:\d{2}$/.test(h.UTCTime ?? '') ? h.UTCTime : '12:00:00';
+  const iso = `${year}-${month === '??' ? '01' : month}-${day === '??' ? '01' : day}`;
+  const d = new Date(`${iso}T${exact ? time : '12:00:00'}.000Z`);
+  // Date.parse rolls "2025-02-30" over to March: a date that does not round-trip does not exist.
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso) return { refused: `the game's date does not exist (Date "${raw}")` };
+  return { playedAt: d.toISOString(), dateText: exact ? null : raw };
 }
 
 function ownerSide(h: Record<string, string>, user: User, as: string | undefined): 'white' | 'black' | string {
@@ -94,8 +108,9 @@ export function rowFromPgn(user: User, text: string, parsed: ParsedGame, provide
   if (side !== 'white' && side !== 'black') throw new Error(side);
   const result = h.Result && h.Result !== '*' ? h.Result : parsed.result;
   if (!['1-0', '0-1', '1/2-1/2'].includes(result)) throw new Error(`the game has no result (Result "${result}")`);
-  const playedAt = playedAtOf(h);
-  if (!playedAt) throw new Error(`the game has no usable date (Date "${h.Date ?? ''}")`);
+  const when = playedAtOf(h);
+  if ('refused' in when) throw new Error(when.refused);
+  const { playedAt, dateText } = when;
   const won = result === '1/2-1/2' ? 'draw' : (result === '1-0') === (side === 'white') ? 'win' : 'loss';
   const opp = side === 'white' ? 'Black' : 'White';
   const own = side === 'white' ? 'White' : 'Black';
@@ -110,6 +125,7 @@ export function rowFromPgn(user: User, text: string, parsed: ParsedGame, provide
     // Same source game, or same moves, date and players: the same key, so a second import is a duplicate.
     sourceId: onlineId ?? sha256(`${playedAt.slice(0, 10)}|${normaliseName(h.White ?? '')}|${normaliseName(h.Black ?? '')}|${cols.movesKey}`).slice(0, 40),
     playedAt,
+    dateText,
     colour: side,
     result: won,
     opponent: tagValue(h[opp]) ?? 'Unknown',

@@ -18,7 +18,11 @@ export function parseSubmittedPgn(text: string): ParsedGame {
   try {
     return parsePgn(text, { requireMoves: true });
   } catch (err) {
-    if (err instanceof PgnError) throw new ApiError(400, `${PGN_REASON[err.reason]}: ${err.message}`);
+    if (err instanceof PgnError) {
+      // Parser messages that already start with their rule ("unparseable PGN: …") are not prefixed twice.
+      const rule = PGN_REASON[err.reason];
+      throw new ApiError(400, err.message.startsWith(`${rule}: `) ? err.message : `${rule}: ${err.message}`);
+    }
     throw err;
   }
 }

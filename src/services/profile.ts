@@ -25,6 +25,7 @@ export function getProfile(ctx: PersonalCtx): Profile {
       statusMessage: c.statusMessage,
       lastSyncedAt: c.lastSyncedAt,
       connectedAt: c.connectedAt,
+      details: c.details ? (JSON.parse(c.details) as Profile['connections'][number]['details']) : null,
     })),
     lastSyncedAt,
     totals: { games: gameCount, connections: conns.length },

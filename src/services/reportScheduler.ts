@@ -3,6 +3,7 @@ import type { AppDeps } from '../context.js';
 import { repeatEvery } from '../timers.js';
 import { users, weeklyReports } from '../store/schema/index.js';
 import { sendMail, smtpSettingsFrom, type MailMessage, type SmtpSettings } from './mailer.js';
+import { reportHtml } from './reportPage.js';
 import { reportSubject, reportText } from './reportText.js';
 import { generateReport, lastClosedWeekEnd, markEmailed, payloadOf, publicBaseUrl } from './reports.js';
 
@@ -60,7 +61,8 @@ export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions
       if (!user) continue;
       const payload = payloadOf(row);
       try {
-        await send(smtp, { to: user.email, subject: reportSubject(payload), text: reportText(payload, user.displayName) });
+        // HTML (the report page with its rating chart) and the same report as plain text.
+        await send(smtp, { to: user.email, subject: reportSubject(payload), text: reportText(payload, user.displayName), html: reportHtml(payload) });
         markEmailed(deps.store, row.id, deps.clock.now().toISOString());
       } catch (err) {
         log(`weekly reports: emailing the week ending ${weekEnd} to ${user.email} failed: ${(err as Error).message}`);

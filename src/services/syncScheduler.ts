@@ -9,10 +9,10 @@ import { syncConnection } from './sync/index.js';
  * per-batch transactions, so requests keep being served; a run still going when the next is due
  * is not doubled. `stop()` aborts the run in progress (its committed batches stay; the cursor resumes).
  */
-export function startSyncScheduler(deps: AppDeps, opts: { firstRunDelayMs?: number; onError?: (err: unknown) => void } = {}): { stop(): void } {
+export function startSyncScheduler(deps: AppDeps, opts: { firstRunDelayMs?: number; intervalMs?: number; onError?: (err: unknown) => void } = {}): { stop(): void } {
   const controller = new AbortController();
   let running = false;
-  const intervalMs = deps.config.syncIntervalMinutes * 60_000;
+  const intervalMs = opts.intervalMs ?? deps.config.syncIntervalMinutes * 60_000;
 
   const runOnce = async () => {
     if (running || controller.signal.aborted) return;

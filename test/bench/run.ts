@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   stats: () => import('./stats.js'),
   sync: () => import('./sync.js'),
   engine: () => import('./engine.js'),
+  judgments: () => import('./judgments.js'),
 };
 
 const only = process.argv.slice(2);

@@ -23,6 +23,37 @@ describe('concept detectors v1', () => {
     expect(concept(p[4], 'hanging_piece')?.evidence).toEqual({ square: 'g5', piece: 'knight', capturedBy: 'Qxg5', defended: false });
   });
 
+  test('hanging_piece never fires on an even exchange: 4.Bxc6 dxc6 (Ruy Lopez, Exchange Variation)', () => {
+    // 4.Bxc6 judged an Inaccuracy here (+0.40 → −0.40: drop 0.147) so the detectors look at it; dxc6 takes back a
+    // bishop for the knight Bxc6 took: nothing hung.
+    const p = plies({
+      sanMoves: ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Bxc6', 'dxc6'],
+      evals: [30, -30, 40, -40, 40, -40, 40, 40, -40],
+      lines: { 6: [{ score: 40, pv: 'Ba4' }] },
+    });
+    expect(p[6].ply.classification).toBe('inaccuracy');
+    expect(p[6].replyLine[0]).toBe('d7c6');
+    expect(ids(p[6])).not.toContain('hanging_piece');
+  });
+
+  test('hanging_piece never fires on a queen trade: 11.Qxd7+ Kxd7', () => {
+    // Judged a Mistake (+0.50 → −1.00: drop 0.274); the king takes back the queen the move took.
+    const p = plies({ startFen: '4k3/3q4/8/8/8/8/8/3QK3 w - - 0 11', sanMoves: ['Qxd7+', 'Kxd7'], evals: [50, 100, -100], lines: { 0: [{ score: 50, pv: 'Ke2' }] } });
+    expect(p[0].ply.classification).toBe('mistake');
+    expect(p[0].replyLine[0]).toBe('e8d7');
+    expect(ids(p[0])).not.toContain('hanging_piece');
+  });
+
+  test('a capture that loses more than it took still hangs: 3.Nxe5?? dxe5 (a knight for a pawn)', () => {
+    const p = plies({
+      sanMoves: ['e4', 'e5', 'Nf3', 'd6', 'Nxe5', 'dxe5'],
+      evals: [30, -30, 40, -40, 40, 300, -300],
+      lines: { 4: [{ score: 40, pv: 'd4' }] },
+    });
+    expect(p[4].ply.classification).toBe('blunder');
+    expect(concept(p[4], 'hanging_piece')?.evidence).toEqual({ square: 'e5', piece: 'knight', capturedBy: 'dxe5', defended: false });
+  });
+
   test('missed_capture and forcing_move_missed: 2.a3 instead of 2.exd5', () => {
     // Before: White +0.80 (w 57.3) with exd5 first; after 2.a3 Black +0.60 → White −0.60 (w 44.5): loss 12.8, a mistake.
     const p = plies({ sanMoves: ['e4', 'd5', 'a3'], evals: [30, -40, 80, 60], lines: { 2: [{ score: 80, pv: 'exd5' }] } });

@@ -72,6 +72,16 @@ describe('the CLI contract', { timeout: 120_000 }, () => {
       const res = await client.callTool({ name: 'get_profile', arguments: {} });
       expect(res.isError).toBeFalsy();
       expect((res.structuredContent as { totals: { games: number } }).totals.games).toBe(40);
+      // A stray } and nested braces: an error result naming the fault, not an internal error.
+      const errorOf = (r: Awaited<ReturnType<typeof client.callTool>>) => (JSON.parse((r.content as Array<{ text: string }>)[0].text) as { error: string }).error;
+      const stray = await client.callTool({ name: 'upload_study_game', arguments: { pgn: '1. e4 } e5' } });
+      expect(stray.isError).toBe(true);
+      expect(errorOf(stray)).toBe('unparseable PGN: a } near "1. e4 } e5" (line 1) closes no comment');
+      const games = await client.callTool({ name: 'list_games', arguments: { provider: 'fed' } });
+      const moveless = (games.structuredContent as { games: Array<{ id: string; movesCount: number }> }).games.find((g) => g.movesCount === 0)!;
+      const nested = await client.callTool({ name: 'attach_pgn', arguments: { id: moveless.id, pgn: '1. e4 {a {b} c} e5' } });
+      expect(nested.isError).toBe(true);
+      expect(errorOf(nested)).toBe('unparseable PGN: a { inside a comment near "1. e4 {a {b} c} e5" (line 1); PGN comments do not nest');
     } finally {
       await client.close();
     }

@@ -9,6 +9,8 @@ export interface FixtureServer {
   requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }>;
   /** Routes: exact path (without query) → handler; the first matching prefix wins for `prefix:` keys. */
   route(path: string, handler: FixtureHandler): void;
+  /** Runs before routing; returning true means it answered (or chose to stall) this request itself. */
+  intercept(handler: ((req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>) | null): void;
   close(): Promise<void>;
 }
 
@@ -18,10 +20,12 @@ export interface FixtureServer {
  */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const routes = new Map<string, FixtureHandler>();
+  let interceptor: Parameters<FixtureServer['intercept']>[0] = null;
   const requests: FixtureServer['requests'] = [];
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers });
+    if (interceptor && (await interceptor(req, res, url))) return;
     const handler =
       routes.get(url.pathname) ?? [...routes.entries()].find(([k]) => k.startsWith('prefix:') && url.pathname.startsWith(k.slice(7)))?.[1];
     if (!handler) {
@@ -40,6 +44,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     route: (path, handler) => routes.set(path, handler),
+    intercept: (handler) => {
+      interceptor = handler;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -55,6 +55,8 @@ export async function startSmtpServer(opts: { tls?: { key: string; cert: string 
           serve(new TLSSocket(socket, { isServer: true, key: opts.tls.key, cert: opts.tls.cert }), true, current.auth);
           return;
         }
+        // RFC 3207: a server that does not offer STARTTLS refuses the command (454: TLS not available).
+        else if (verb === 'STARTTLS') reply('454 4.7.0 TLS not available');
         else if (verb === 'HELO') reply('250 test.local');
         else if (verb === 'AUTH') {
           current.auth = Buffer.from(line.split(' ')[2] ?? '', 'base64').toString('utf8');
@@ -90,15 +92,47 @@ export async function startSmtpServer(opts: { tls?: { key: string; cert: string 
   };
 }
 
-/** The decoded text body of a received message (base64 or plain). */
-export function mailBody(mail: ReceivedMail): { headers: Record<string, string>; text: string } {
-  const [head, ...rest] = mail.data.split('\r\n\r\n');
-  const headers: Record<string, string> = {};
-  for (const h of head.split('\r\n')) {
-    const k = h.indexOf(':');
-    headers[h.slice(0, k).toLowerCase()] = h.slice(k + 1).trim();
+export function headerOf(mail: { data: string }, name: string): string {
+  const head = mail.data.split('\r\n\r\n')[0].replace(/\r\n[ \t]+/g, ' ');
+  return new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1] ?? '';
+}
+
+/** RFC 2047 encoded words (B and Q) back to text. */
+export function decodeWords(v: string): string {
+  return v.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_m, enc: string, text: string) =>
+    enc.toLowerCase() === 'b' ? Buffer.from(text, 'base64').toString('utf8') : decodeQp(text.replace(/_/g, ' ')),
+  );
+}
+
+function decodeQp(s: string): string {
+  const bytes: number[] = [];
+  const t = s.replace(/=\r?\n/g, '');
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === '=' && /^[0-9A-F]{2}$/i.test(t.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(t.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(t[i], 'utf8'));
   }
-  const raw = rest.join('\r\n\r\n');
-  const text = /base64/i.test(headers['content-transfer-encoding'] ?? '') ? Buffer.from(raw.replace(/\s+/g, ''), 'base64').toString('utf8') : raw;
-  return { headers, text: text.replace(/\r\n/g, '\n') };
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** The leaf parts of a received message, decoded (base64, quoted-printable or 7bit), with their types. */
+export function mimeParts(mail: { data: string }): Array<{ type: string; body: string }> {
+  const walk = (entity: string): Array<{ type: string; body: string }> => {
+    const i = entity.indexOf('\r\n\r\n');
+    const head = entity.slice(0, i).replace(/\r\n[ \t]+/g, ' ');
+    const body = entity.slice(i + 4);
+    const type = /^content-type:\s*([^;\r\n]+)/im.exec(head)?.[1].trim().toLowerCase() ?? 'text/plain';
+    if (type.startsWith('multipart/')) {
+      const boundary = /boundary="?([^";\r\n]+)"?/i.exec(head)![1];
+      return body
+        .split(`--${boundary}`)
+        .slice(1, -1)
+        .flatMap((p) => walk(p.replace(/^\r\n/, '').replace(/\r\n$/, '')));
+    }
+    const enc = /^content-transfer-encoding:\s*(\S+)/im.exec(head)?.[1].toLowerCase();
+    const text = enc === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : enc === 'quoted-printable' ? decodeQp(body) : body;
+    return [{ type, body: text.replace(/\r\n/g, '\n') }];
+  };
+  return walk(mail.data);
 }

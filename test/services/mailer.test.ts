@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { formatMessage, sendMail, smtpSettingsFrom } from '../../src/services/mailer.js';
+import { sendMail, smtpSettingsFrom } from '../../src/services/mailer.js';
 
 const smtpSettingsFromEnv = (env: Record<string, string>) => smtpSettingsFrom(loadConfig({ dataDir: '/tmp' }, env).smtp);
-import { mailBody, startSmtpServer } from '../helpers/smtpServer.js';
+import { decodeWords, headerOf, mimeParts, startSmtpServer } from '../helpers/smtpServer.js';
 
 const tls = {
   key: readFileSync(new URL('../fixtures/smtp/key.pem', import.meta.url), 'utf8'),
@@ -23,12 +23,17 @@ describe('smtpSettingsFromEnv', () => {
   });
 });
 
-test('the message: encoded non-ASCII subject, no header injection, base64 UTF-8 body', () => {
-  const raw = formatMessage('reports@example.test', { ...msg, subject: 'Hi\r\nBcc: evil@example.test' }, new Date('2026-11-21T00:05:00Z'));
-  expect(raw).toContain('Subject: Hi Bcc: evil@example.test\r\n');
-  expect(raw).not.toMatch(/^Bcc:/m);
-  expect(formatMessage('r@example.test', msg, new Date())).toContain(`Subject: =?UTF-8?B?${Buffer.from(msg.subject).toString('base64')}?=`);
-  expect(raw).toContain('Date: Sat, 21 Nov 2026 00:05:00 +0000');
+test('a multipart message: the text part and the HTML part with its chart; no header injection', async () => {
+  const server = await startSmtpServer();
+  const html = '<!doctype html><html><body><h1>Chess week</h1><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0L10 10"/></svg></body></html>';
+  await sendMail({ host: '127.0.0.1', port: server.port, from: 'r@example.test', user: null, pass: null, tls: 'none' }, { ...msg, subject: 'Hi\r\nBcc: evil@example.test', html });
+  const [mail] = server.mails;
+  expect(mail.data).not.toMatch(/^Bcc:/im);
+  const parts = mimeParts(mail);
+  expect(parts.map((p) => p.type)).toEqual(['text/plain', 'text/html']);
+  expect(parts[0].body).toBe(msg.text);
+  expect(parts[1].body).toBe(html);
+  await server.close();
 });
 
 test('STARTTLS: upgrades, checks the certificate, then authenticates and delivers', async () => {
@@ -39,7 +44,9 @@ test('STARTTLS: upgrades, checks the certificate, then authenticates and deliver
   expect(mail.secure).toBe(true);
   expect(mail.auth).toBe('\0u\0secret');
   expect(mail.to).toEqual(['ann@example.test']);
-  expect(mailBody(mail).text).toBe(msg.text.replace(/\n/g, '\n'));
+  expect(mimeParts(mail)).toEqual([{ type: 'text/plain', body: msg.text }]);
+  // The non-ASCII subject is an RFC 2047 encoded word, decoded back to the same text.
+  expect(decodeWords(headerOf(mail, 'subject'))).toBe(msg.subject);
   await server.close();
 });
 
@@ -50,12 +57,13 @@ test('a certificate the client does not trust stops the send', async () => {
   await server.close();
 });
 
-test('credentials are never sent over a connection that could not upgrade', async () => {
+test('STARTTLS is required: a server without it gets nothing, credentials or not, unless CFP_SMTP_TLS=none', async () => {
   const server = await startSmtpServer();
-  await expect(sendMail({ host: '127.0.0.1', port: server.port, from: 'r@example.test', user: 'u', pass: 'p' }, msg)).rejects.toThrow(/refusing to send the password/);
+  await expect(sendMail({ host: '127.0.0.1', port: server.port, from: 'r@example.test', user: 'u', pass: 'p' }, msg)).rejects.toThrow(/STARTTLS/i);
+  await expect(sendMail({ host: '127.0.0.1', port: server.port, from: 'r@example.test', user: null, pass: null }, msg)).rejects.toThrow(/STARTTLS/i);
   expect(server.mails).toEqual([]);
-  // Without credentials a plain relay still delivers
-  await sendMail({ host: '127.0.0.1', port: server.port, from: 'r@example.test', user: null, pass: null }, msg);
+  // Set explicitly: a plain relay delivers.
+  await sendMail({ host: '127.0.0.1', port: server.port, from: 'r@example.test', user: null, pass: null, tls: 'none' }, msg);
   expect(server.mails).toHaveLength(1);
   expect(server.mails[0].secure).toBe(false);
   await server.close();

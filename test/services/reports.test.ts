@@ -7,7 +7,8 @@ import { puzzleAttempts, ratingPoints } from '../../src/store/schema/index.js';
 import { getWeeklyReport } from '../../tools/aggregates/get_weekly_report.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { addGames, gameRow } from '../helpers/gameRows.js';
-import { mailBody, startSmtpServer } from '../helpers/smtpServer.js';
+import { reportHtml } from '../../src/services/reportPage.js';
+import { decodeWords, headerOf, mimeParts, startSmtpServer } from '../helpers/smtpServer.js';
 
 test.each([
   ['2026-11-20T12:00:00Z', '2026-11-13'], // Friday noon: that week is still open
@@ -155,9 +156,16 @@ describe('the scheduler and the Friday email', () => {
     expect(mail.from).toBe('reports@example.test');
     expect(mail.to).toEqual(['ann@example.test']);
     expect(mail.auth).toBe('\0u\0p');
-    const { headers, text } = mailBody(mail);
-    expect(headers.subject).toBe('Your chess week 2026-11-14 to 2026-11-20');
+    expect(decodeWords(headerOf(mail, 'subject'))).toBe('Your chess week 2026-11-14 to 2026-11-20');
     const payload = WeeklyReport.parse((await latest()).body);
+    // Two parts: the report as text, and the report page with its rating chart as HTML.
+    const [plain, html] = mimeParts(mail);
+    expect(plain.type).toBe('text/plain');
+    expect(html.type).toBe('text/html');
+    expect(html.body).toBe(reportHtml(payload));
+    expect(html.body).toContain('<svg');
+    expect(html.body).toContain('Bo &lt;script&gt;');
+    const text = plain.body;
     expect(text).toContain('Hello Ann Player,');
     expect(text).toContain('chess.com: 3 games: 1 won, 1 drawn, 1 lost (score 50%)');
     expect(text).toContain('Rating blitz 1510 → 1509 (-1)');

@@ -23,11 +23,10 @@ describe('sync scheduler', () => {
   it('syncs every connection in the background, again on the interval, and stops', async () => {
     server = await startFixtureServer();
     const { exportRequests } = playLichess(server, { lines: fixtureLines('lichess/games_user_export.ndjson') });
-    // 0.002 minutes = 120 ms between runs.
-    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_SYNC_INTERVAL_MINUTES: '0.002' } });
+    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url } });
     const { user } = app.addUser();
     const conn = connectSource(app.deps, user.id, 'siteB', 'RookRanger42');
-    const sched = startSyncScheduler(app.deps, { firstRunDelayMs: 0 });
+    const sched = startSyncScheduler(app.deps, { firstRunDelayMs: 0, intervalMs: 120 });
     await until(() => exportRequests.length >= 2);
     sched.stop();
     const rows = app.deps.store.db.select().from(games).where(eq(games.userId, user.id)).all();

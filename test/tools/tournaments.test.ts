@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { FixtureServer } from '../helpers/fixtureServer.js';
 import { CourtesyGate } from '../../src/sources/chessresults/courtesy.js';
 import { estimatePairings } from '../../tools/tournaments/estimate_pairings.js';
@@ -102,11 +102,31 @@ describe('get_tournament_state (no token)', () => {
     useClient(app, server);
     const r = await app.call(getTournamentState, { tnr: TNR });
     expect(r.status).toBe(502);
-    expect((r.body as { error: string }).error).toMatch(/fetch of .* failed: HTTP 500/);
+    expect((r.body as { error: string }).error).toBe('the tournament source could not be read (page layout changed or fetch failed): fetch failed: HTTP 500');
+  });
+
+  test('a 429 and a silent site are the same fixed 502, promptly, naming no URL', async () => {
+    app = makeTestApp();
+    server = await startFixtureServer();
+    server.route(`/tnr${TNR}.aspx`, (_q, res) => void res.writeHead(429, { 'retry-after': '3600' }).end());
+    server.route('/tnr43.aspx', () => undefined); // never answers
+    const client = useClient(app, server);
+    (client as unknown as { opts: { polite: object } }).opts.polite = { connectTimeoutMs: 200, maxRetries: 0 };
+    const refused = await app.call(getTournamentState, { tnr: TNR });
+    expect(refused).toMatchObject({ status: 502, body: { error: 'the tournament source could not be read (page layout changed or fetch failed): fetch failed: the site kept refusing (429)' } });
+    const silent = await app.call(getTournamentState, { tnr: '43' });
+    expect(silent).toMatchObject({ status: 502, body: { error: 'the tournament source could not be read (page layout changed or fetch failed): fetch failed: the site stopped answering' } });
   });
 });
 
 describe('redirects', () => {
+  let logged: string[] = [];
+  beforeEach(() => {
+    logged = [];
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
   test('followed within the configured host', async () => {
     app = makeTestApp();
     ({ server } = await chessResultsServer([TNR]));
@@ -124,7 +144,23 @@ describe('redirects', () => {
     useClient(app, server);
     const r = await app.call(estimateRound1, { tnr: '42' });
     expect(r.status).toBe(502);
-    expect((r.body as { error: string }).error).toMatch(/redirected off the configured host/);
+    const error = (r.body as { error: string }).error;
+    expect(error).toBe('the tournament source could not be read (page layout changed or fetch failed): fetch failed: redirected off the configured host');
+    // Fixed: neither the configured base URL nor the redirect target reaches the caller; the server log has both.
+    expect(error).not.toContain('127.0.0.');
+    expect(logged.join('\n')).toContain('http://127.0.0.2:1/tnr42.aspx');
+    expect(logged.join('\n')).toContain(server.url);
+  });
+
+  test('a redirect whose Location cannot be parsed is the fixed 502, not a 500', async () => {
+    app = makeTestApp();
+    server = await startFixtureServer();
+    server.route('/tnr42.aspx', (_q, res) => void res.writeHead(302, { location: 'http://[::1' }).end());
+    useClient(app, server);
+    const r = await app.call(estimateRound1, { tnr: '42' });
+    expect(r.status).toBe(502);
+    expect((r.body as { error: string }).error).toBe('the tournament source could not be read (page layout changed or fetch failed): fetch failed: a redirect to an unreadable Location');
+    expect(logged.join('\n')).toContain('"http://[::1"');
   });
 });
 

@@ -1,7 +1,7 @@
 import { archiveMonths, fetchMonth, playerStats } from '../../sources/chesscom/client.js';
 import { parseChesscomGame, parseTactics, type RatingChain } from '../../sources/chesscom/parse.js';
-import { SourceHttpError, SourceRateLimited, type SourceClientOptions, type SourceRecord } from '../../sources/types.js';
-import { defaultSleep, type SourceSyncContext } from './types.js';
+import { SourceHttpError, type SourceRecord } from '../../sources/types.js';
+import { clientFor, type SourceSyncContext } from './types.js';
 import { readCursor, saveCursor, storeBatch, storeRatingPoints } from './write.js';
 
 export interface MonthState {
@@ -26,29 +26,16 @@ function monthEnd(month: string): number {
   return Date.UTC(y, m, 1); // first instant of the next month (Date.UTC months are 0-based)
 }
 
-/** Serial, politely: on 429 back off (honouring Retry-After) and retry the same request. */
-async function politely<T>(sc: SourceSyncContext, fn: () => Promise<T>): Promise<T> {
-  const sleep = sc.opts.sleep ?? defaultSleep;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof SourceRateLimited) || attempt >= 4) throw err;
-      sc.summary.notes.push('chess.com answered 429: backed off');
-      await sleep(Math.max((err.retryAfterSeconds ?? 0) * 1000, 5_000 * 2 ** attempt));
-    }
-  }
-}
-
 export async function syncChesscom(sc: SourceSyncContext): Promise<void> {
   const { deps, connection, opts, summary } = sc;
   const username = connection.externalId;
-  const client: SourceClientOptions = { baseUrl: deps.config.sources.chesscomUrl, userAgent: deps.config.sources.userAgent, signal: opts.signal };
+  // chess.com names no wait on 429: back off from 5 s, doubling (the polite client repeats the request).
+  const client = clientFor(sc, deps.config.sources.chesscomUrl, 'chess.com', { rateLimitWaitMs: 5_000, backoffFactor: 2 });
   const stored = readCursor<ChesscomCursor>(connection.cursor);
   const cursor: ChesscomCursor = { months: opts.full ? {} : { ...(stored.months ?? {}) } };
 
   sc.progress('archives');
-  const months = await politely(sc, () => archiveMonths(client, username));
+  const months = await archiveMonths(client, username);
   let chain: RatingChain = {};
   for (const [i, month] of months.entries()) {
     sc.progress(`archive ${month}`, i, months.length);
@@ -60,7 +47,7 @@ export async function syncChesscom(sc: SourceSyncContext): Promise<void> {
       continue;
     }
     const now = deps.clock.now().toISOString();
-    const res = await politely(sc, () => fetchMonth(client, username, month, state ?? null));
+    const res = await fetchMonth(client, username, month, state ?? null);
     if (res.games === null && state) {
       summary.monthsUnchanged += 1;
       cursor.months[month] = { ...state, checkedAt: now };
@@ -85,7 +72,7 @@ export async function syncChesscom(sc: SourceSyncContext): Promise<void> {
 
   sc.progress('stats');
   try {
-    storeRatingPoints(sc, parseTactics(await politely(sc, () => playerStats(client, username))));
+    storeRatingPoints(sc, parseTactics(await playerStats(client, username)));
   } catch (err) {
     if (!(err instanceof SourceHttpError)) throw err;
     summary.notes.push(`stats not available (HTTP ${err.status})`);

@@ -1,7 +1,7 @@
 import { ecfGames, ecfPlayerPage, ecfRating } from '../../sources/ecf/client.js';
 import { ECF_TYPES, ecfBudgetExhausted, parseEcfGames, parseEcfRating } from '../../sources/ecf/parse.js';
-import { SourceHttpError, type SourceClientOptions, type SourceRecord } from '../../sources/types.js';
-import type { SourceSyncContext } from './types.js';
+import { SourceHttpError, type SourceRecord } from '../../sources/types.js';
+import { clientFor, type SourceSyncContext } from './types.js';
 import { readCursor, storeBatch, storeRatingPoints } from './write.js';
 
 export interface EcfCursor {
@@ -23,7 +23,7 @@ const monthStart = (d: Date, back: number) => {
 export async function syncEcf(sc: SourceSyncContext): Promise<void> {
   const { deps, connection, opts, summary } = sc;
   const code = connection.externalId;
-  const client: SourceClientOptions = { baseUrl: deps.config.sources.ecfUrl, userAgent: deps.config.sources.userAgent, signal: opts.signal };
+  const client = clientFor(sc, deps.config.sources.ecfUrl, 'ECF');
   const cursor = opts.full ? {} : readCursor<EcfCursor>(connection.cursor);
   const limit = cursor.ratingsThrough ? LATER_LIMIT : FIRST_LIMIT;
 

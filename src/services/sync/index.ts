@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
-import { SourceFormatError, SourceHttpError, SourceRateLimited } from '../../sources/types.js';
+import { SourceFormatError, SourceHttpError, SourceRateLimited, SourceStalled } from '../../sources/types.js';
 import { connections } from '../../store/schema/index.js';
 import { syncChesscom } from './chesscom.js';
 import { syncEcf } from './ecf.js';
@@ -29,7 +29,8 @@ function describeFailure(provider: SourceProvider, err: unknown): string {
     if (err.status === 404) return `${name} does not know this account (HTTP 404): ${err.message}`;
     return `${name} answered an error: ${err.message}`;
   }
-  if (err instanceof SourceRateLimited) return `${name} kept rate-limiting the sync; it will resume next time`;
+  if (err instanceof SourceRateLimited) return `${name} kept rate-limiting the sync; what was stored stays and the next sync resumes from there (${err.message})`;
+  if (err instanceof SourceStalled) return `${name} stopped answering; what was stored stays and the next sync resumes from there (${err.message})`;
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
   const detail = cause?.code ?? cause?.message;
   return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}${detail ? ` (${detail})` : ''}`;

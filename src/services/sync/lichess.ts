@@ -1,8 +1,8 @@
-import { exportGames, puzzleActivity, ratingHistory, type LichessOptions } from '../../sources/lichess/client.js';
-import { parseLichessGame, parsePuzzleAttempt, parseRatingHistory } from '../../sources/lichess/parse.js';
-import { SourceFormatError, SourceHttpError, SourceRateLimited, type SourceRecord } from '../../sources/types.js';
-import { defaultSleep, type SourceSyncContext } from './types.js';
-import { readCursor, storeBatch, storePuzzleAttempts, storeRatingPoints } from './write.js';
+import { exportGames, puzzleActivity, ratingHistory, userPublic, type LichessOptions } from '../../sources/lichess/client.js';
+import { parseCurrentPerfs, parseLichessGame, parsePuzzleAttempt, parseRatingHistory } from '../../sources/lichess/parse.js';
+import { SourceFormatError, SourceHttpError, SourceRateLimited, SourceStalled, type SourceRecord } from '../../sources/types.js';
+import { clientFor, type SourceSyncContext } from './types.js';
+import { readCursor, saveDetails, storeBatch, storePuzzleAttempts, storeRatingPoints } from './write.js';
 
 export interface LichessCursor {
   /** createdAt (ms) of the newest game stored: the next export starts there (inclusive; duplicates are skipped). */
@@ -17,12 +17,13 @@ export interface LichessCursor {
   ongoingFrom?: number;
 }
 
-/** lichess asks for a full minute after a 429. */
+/** lichess asks for a full minute after a 429 (https://lichess.org/api, "Rate limiting"). */
 export const LICHESS_429_WAIT_MS = 60_000;
 const MAX_RESUMES = 5;
 
-/** A dropped connection (body cut mid-stream, reset): resumable, unlike a format error. */
+/** A dropped or stalled connection (body cut or silent mid-stream, reset): resumable, unlike a format error. */
 function isNetworkCut(err: unknown): boolean {
+  if (err instanceof SourceStalled) return true;
   if (err instanceof SourceFormatError || err instanceof SourceHttpError || err instanceof SourceRateLimited) return false;
   const e = err as { name?: string; message?: string; cause?: { code?: string } };
   if (e?.name === 'AbortError') return false;
@@ -32,13 +33,11 @@ function isNetworkCut(err: unknown): boolean {
 export async function syncLichess(sc: SourceSyncContext): Promise<void> {
   const { deps, connection, opts, summary } = sc;
   const username = connection.externalId;
+  // Every request waits at least a minute after a 429, whatever Retry-After says, and repeats.
   const client: LichessOptions = {
-    baseUrl: deps.config.sources.lichessUrl,
-    userAgent: deps.config.sources.userAgent,
+    ...clientFor(sc, deps.config.sources.lichessUrl, 'lichess', { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }),
     token: connection.sourceToken,
-    signal: opts.signal,
   };
-  const sleep = opts.sleep ?? defaultSleep;
   const batchSize = opts.batchSize ?? 200;
   const cursor = { ...readCursor<LichessCursor>(connection.cursor) };
   const oldOngoing = opts.full ? undefined : cursor.ongoingFrom;
@@ -79,15 +78,10 @@ export async function syncLichess(sc: SourceSyncContext): Promise<void> {
       break;
     } catch (err) {
       // Everything parsed before the failure is whole: keep it, so the resume (or the next sync) starts after it.
+      // (A 429 has already been waited out and repeated by the polite client: reaching here, lichess kept refusing.)
       flush();
-      const resumable = err instanceof SourceRateLimited || isNetworkCut(err);
-      if (!resumable || attempt >= MAX_RESUMES) throw err;
-      if (err instanceof SourceRateLimited) {
-        summary.notes.push('lichess answered 429: waited before resuming');
-        await sleep(Math.max(LICHESS_429_WAIT_MS, (err.retryAfterSeconds ?? 0) * 1000));
-      } else {
-        summary.notes.push('the lichess stream was cut: resumed from the last stored game');
-      }
+      if (!isNetworkCut(err) || attempt >= MAX_RESUMES) throw err;
+      summary.notes.push(`the lichess stream was ${err instanceof SourceStalled ? 'stalled' : 'cut'}: resumed from the last stored game`);
       since = cursor.since ?? since;
     }
   }
@@ -101,11 +95,18 @@ export async function syncLichess(sc: SourceSyncContext): Promise<void> {
     summary.notes.push(`rating history not available (HTTP ${err.status})`);
   }
 
+  sc.progress('current ratings');
+  try {
+    saveDetails(sc, { perfs: parseCurrentPerfs(await userPublic(client, username)), fetchedAt: deps.clock.now().toISOString() });
+  } catch (err) {
+    if (!(err instanceof SourceHttpError)) throw err;
+    summary.notes.push(`current ratings not available (HTTP ${err.status})`);
+  }
+
   if (connection.sourceToken) {
     sc.progress('puzzle activity');
     try {
-      const rows = [];
-      for await (const raw of puzzleActivity(client, opts.full ? null : (cursor.puzzleSince ?? null))) rows.push(parsePuzzleAttempt(raw));
+      const rows = (await puzzleActivity(client, opts.full ? null : (cursor.puzzleSince ?? null))).map(parsePuzzleAttempt);
       const newest = rows.reduce((m, r) => Math.max(m, Date.parse(r.attemptedAt)), cursor.puzzleSince ?? 0);
       storePuzzleAttempts(sc, rows, { ...cursor, puzzleSince: newest || undefined });
     } catch (err) {

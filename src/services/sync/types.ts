@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../context.js';
+import type { PoliteSettings, SourceClientOptions } from '../../sources/http.js';
 import type { connections } from '../../store/schema/index.js';
 
 export type Connection = typeof connections.$inferSelect;
@@ -53,3 +54,32 @@ export interface SourceSyncContext {
 }
 
 export const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const REASONS = { 'rate-limited': 'answered 429', stalled: 'stalled', unreachable: 'could not be reached' } as const;
+
+/**
+ * The polite client's options for one source in this sync: base URL, timeouts and retry bounds from the
+ * config, the sync's sleep and abort signal, and each wait noted once in the summary.
+ */
+export function clientFor(sc: SourceSyncContext, baseUrl: string, name: string, polite: Partial<PoliteSettings> = {}): SourceClientOptions {
+  const { sources } = sc.deps.config;
+  const noted = new Set<string>();
+  return {
+    baseUrl,
+    userAgent: sources.userAgent,
+    signal: sc.opts.signal,
+    polite: {
+      connectTimeoutMs: sources.connectTimeoutMs,
+      idleTimeoutMs: sources.idleTimeoutMs,
+      maxRetries: sources.maxRetries,
+      maxRetryAfterSeconds: sources.maxRetryAfterSeconds,
+      sleep: sc.opts.sleep ?? defaultSleep,
+      onWait: ({ reason }) => {
+        if (noted.has(reason)) return;
+        noted.add(reason);
+        sc.summary.notes.push(`${name} ${REASONS[reason]}: waited and repeated the request`);
+      },
+      ...polite,
+    },
+  };
+}

@@ -4,6 +4,7 @@ import type { SourceRecord } from '../../sources/types.js';
 import { connections, puzzleAttempts, ratingPoints } from '../../store/schema/index.js';
 import { insertGames, movesColumns, type NewGame } from '../gameWriter.js';
 import type { SourceSyncContext } from './types.js';
+import type { ConnectionDetails } from '../../../schemas/profile.js';
 
 /** A parsed source record → a full game row of `userId` (moves columns derived from the stored PGN). */
 export function rowOf(userId: string, rec: SourceRecord): NewGame {
@@ -43,6 +44,13 @@ export function storeBatch(sc: SourceSyncContext, records: SourceRecord[], curso
 /** Cursor-only advance (a batch of nothing but skipped games, or source bookkeeping). */
 export function saveCursor(sc: SourceSyncContext, cursor: object): void {
   sc.deps.store.sqlite.transaction(() => setCursor(sc, cursor)).immediate();
+}
+
+/** The account as the source shows it now (current ratings), on the connection. */
+export function saveDetails(sc: SourceSyncContext, details: ConnectionDetails): void {
+  const text = JSON.stringify(details);
+  sc.deps.store.sqlite.transaction(() => sc.deps.store.db.update(connections).set({ details: text }).where(eq(connections.id, sc.connection.id)).run()).immediate();
+  sc.connection.details = text;
 }
 
 /** Upserts rating readings: a later reading of the same series and day replaces the earlier one. */

@@ -146,11 +146,15 @@ function mergeCurrentRound(rp: RoundPairings, players: Map<number, LoadedPlayer>
 }
 
 /** Case, accents, commas and spacing folded: "Mcshane, Luke J" and "mcshane luke j" are one name. */
+/** Letters NFKD does not split into base + accent, folded the way a reader types them without the accent. */
+const LETTER_FOLDS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe', ı: 'i', þ: 'th', ð: 'd' };
+
 export function normaliseName(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
+    .replace(/[øłđßæœıþð]/g, (c) => LETTER_FOLDS[c])
     .replace(/[,.]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

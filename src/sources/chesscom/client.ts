@@ -1,5 +1,6 @@
 
-import { describeIssue, readJson, sourceFetch, SourceFormatError, type SourceClientOptions } from '../types.js';
+import { request } from '../http.js';
+import { describeIssue, getJson, readJson, SourceFormatError, type SourceClientOptions } from '../types.js';
 import { ArchivesList, MonthArchive } from './parse.js';
 
 const player = (u: string) => `/pub/player/${encodeURIComponent(u.toLowerCase())}`;
@@ -7,8 +8,7 @@ const player = (u: string) => `/pub/player/${encodeURIComponent(u.toLowerCase())
 /** Month keys ("2025/03") of the player's archives, ascending; months without games are absent. */
 export async function archiveMonths(opts: SourceClientOptions, username: string): Promise<string[]> {
   const what = `chess.com archives of ${username}`;
-  const res = await sourceFetch(opts, `${opts.baseUrl}${player(username)}/games/archives`, what);
-  const r = ArchivesList.safeParse(await readJson(res, what));
+  const r = ArchivesList.safeParse(await getJson(opts, `${opts.baseUrl}${player(username)}/games/archives`, what));
   if (!r.success) throw new SourceFormatError(describeIssue(what, r.error));
   return r.data.archives.map((u) => {
     const m = /(\d{4})\/(\d{2})\/?$/.exec(u);
@@ -36,18 +36,19 @@ export async function fetchMonth(
   const headers: Record<string, string> = {};
   if (validator?.etag) headers['if-none-match'] = validator.etag;
   if (validator?.lastModified) headers['if-modified-since'] = validator.lastModified;
-  const res = await sourceFetch(opts, `${opts.baseUrl}${player(username)}/games/${month}`, what, headers);
-  if (res.status === 304) {
-    await res.body?.cancel();
-    return { games: null, etag: validator?.etag ?? null, lastModified: validator?.lastModified ?? null };
-  }
-  const r = MonthArchive.safeParse(await readJson(res, what));
-  if (!r.success) throw new SourceFormatError(describeIssue(what, r.error));
-  return { games: r.data.games, etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') };
+  return request(opts, `${opts.baseUrl}${player(username)}/games/${month}`, what, { headers }, async (res) => {
+    if (res.status === 304) {
+      await res.body?.cancel();
+      return { games: null, etag: validator?.etag ?? null, lastModified: validator?.lastModified ?? null };
+    }
+    const r = MonthArchive.safeParse(await readJson(res, what));
+    if (!r.success) throw new SourceFormatError(describeIssue(what, r.error));
+    return { games: r.data.games, etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') };
+  });
 }
 
 export async function playerStats(opts: SourceClientOptions, username: string): Promise<unknown> {
   const what = `chess.com stats of ${username}`;
-  return readJson(await sourceFetch(opts, `${opts.baseUrl}${player(username)}/stats`, what), what);
+  return getJson(opts, `${opts.baseUrl}${player(username)}/stats`, what);
 }
 

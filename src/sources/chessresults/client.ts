@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import { request, SourceHttpError, SourceRateLimited, SourceStalled, type PoliteSettings } from '../http.js';
 import { CourtesyGate } from './courtesy.js';
 import { SourceUnreadable } from './errors.js';
 
@@ -6,8 +7,12 @@ import { SourceUnreadable } from './errors.js';
 export const CACHE_TTL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 300;
 const MAX_REDIRECTS = 5;
-const FETCH_TIMEOUT_MS = 15_000;
 const MAX_BODY_BYTES = 5_000_000;
+/**
+ * A tool call waits on these pages, so a 429 is repeated once after a short wait at most; a site asking
+ * for longer answers the fixed 502 at once (the caller can retry later).
+ */
+const TOOL_CALL_POLITENESS: Partial<PoliteSettings> = { maxRetries: 1, rateLimitWaitMs: 2_000, backoffFactor: 1, maxRetryAfterSeconds: 5 };
 
 export type ChessResultsView =
   | { art: 0 } // starting rank
@@ -27,6 +32,10 @@ export interface ChessResultsClientOptions {
   clock: Clock;
   gate?: CourtesyGate;
   cacheTtlMs?: number;
+  /** Timeouts and waits of the polite client (defaults: its own; the runtime passes the config's timeouts). */
+  polite?: Partial<PoliteSettings>;
+  /** Where the detail of a failure goes (URLs, redirect targets): the server log, never the caller. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -83,38 +92,52 @@ export class ChessResultsClient {
     return sameOrSub && u.port === this.base.port && (u.protocol === 'https:' || u.protocol === 'http:');
   }
 
+  /**
+   * The fixed 502 for the caller, with a reason that names no URL; the detail (URLs, redirect targets,
+   * the underlying error) goes to the server log only.
+   */
+  private unreadable(reason: string, detail: string): SourceUnreadable {
+    (this.opts.log ?? ((l: string) => console.error(l)))(`[chess-results] ${reason}: ${detail}`);
+    return new SourceUnreadable(`fetch failed: ${reason}`);
+  }
+
   private async fetchFollowing(first: string): Promise<FetchedPage> {
     let url = first;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const res = await this.gate.run(() => this.fetchOnce(url));
       if (res.status >= 300 && res.status < 400) {
-        if (!res.location) throw new SourceUnreadable(`fetch of ${url} failed: redirect without a Location`);
-        const next = new URL(res.location, url);
-        if (!this.allowedHost(next)) throw new SourceUnreadable(`fetch of ${url} failed: redirected off the configured host (to ${next.host})`);
+        if (!res.location) throw this.unreadable('a redirect without a Location', url);
+        let next: URL;
+        try {
+          next = new URL(res.location, url);
+        } catch {
+          throw this.unreadable('a redirect to an unreadable Location', `${url} → ${JSON.stringify(res.location)}`);
+        }
+        if (!this.allowedHost(next)) throw this.unreadable('redirected off the configured host', `${url} → ${next.href}`);
         url = next.href;
         continue;
       }
-      if (res.status !== 200) throw new SourceUnreadable(`fetch of ${url} failed: HTTP ${res.status}`);
+      if (res.status !== 200) throw this.unreadable(`HTTP ${res.status}`, url);
       return { url, html: res.body, fetchedAt: this.opts.clock.now() };
     }
-    throw new SourceUnreadable(`fetch of ${first} failed: more than ${MAX_REDIRECTS} redirects`);
+    throw this.unreadable(`more than ${MAX_REDIRECTS} redirects`, first);
   }
 
-  /** One request, body included, so the courtesy gate covers the whole exchange. */
+  /** One request through the polite client, body included, so the courtesy gate covers the whole exchange. */
   private async fetchOnce(url: string): Promise<{ status: number; location: string | null; body: string }> {
     this.fetchCount += 1;
+    const opts = { baseUrl: this.base.href, userAgent: this.opts.userAgent, polite: { ...TOOL_CALL_POLITENESS, ...this.opts.polite } };
     try {
-      const res = await fetch(url, {
-        redirect: 'manual',
-        headers: { 'user-agent': this.opts.userAgent, accept: 'text/html' },
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      return await request(opts, url, 'chess-results page', { headers: { accept: 'text/html' }, redirect: 'manual', accept: () => true }, async (res) => {
+        const buf = await res.arrayBuffer();
+        if (buf.byteLength > MAX_BODY_BYTES) throw this.unreadable(`a page over ${MAX_BODY_BYTES} bytes`, url);
+        return { status: res.status, location: res.headers.get('location'), body: new TextDecoder('utf-8').decode(buf) };
       });
-      const buf = await res.arrayBuffer();
-      if (buf.byteLength > MAX_BODY_BYTES) throw new SourceUnreadable(`fetch of ${url} failed: body over ${MAX_BODY_BYTES} bytes`);
-      return { status: res.status, location: res.headers.get('location'), body: new TextDecoder('utf-8').decode(buf) };
     } catch (err) {
       if (err instanceof SourceUnreadable) throw err;
-      throw new SourceUnreadable(`fetch of ${url} failed: ${err instanceof Error ? err.message : String(err)}`);
+      const reason =
+        err instanceof SourceRateLimited ? 'the site kept refusing (429)' : err instanceof SourceStalled ? 'the site stopped answering' : err instanceof SourceHttpError ? `HTTP ${err.status}` : 'the connection failed';
+      throw this.unreadable(reason, `${url}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 }

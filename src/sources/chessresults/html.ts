@@ -1,22 +1,18 @@
 /**
  * Just enough HTML reading for chess-results pages: headings, and the `CRs1` data tables cell by cell.
  * Tolerant of the site's quirks (attribute-less junk such as `<td & colsp & class="CRc">`, `Class=` in
- * capitals, `&frac12;`), strict about structure: anything unexpected is for the caller to refuse.
+ * capitals, `&frac12;`, names written with `&uuml;` or `&#x159;`), strict about structure: anything
+ * unexpected is for the caller to refuse.
  * See CHESS-RESULTS.md, section A.3 (kept with the saved pages in test/fixtures/sources/chessresults/).
  */
+import { decodeHTML } from 'entities';
 
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', frac12: '½',
-};
-
+/**
+ * Every HTML5 named entity (`&Ouml;`, `&scaron;`, …, and the legacy ones written without `;`) and every
+ * numeric one (`&#350;`, `&#x159;`), decoded as a browser would, by the `entities` package.
+ */
 export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z0-9]+);/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : m;
-    }
-    return NAMED[e.toLowerCase()] ?? m;
-  });
+  return decodeHTML(s);
 }
 
 /** Visible text of an HTML fragment: tags dropped, entities decoded, whitespace collapsed. */

@@ -1,4 +1,4 @@
-import { readJson, sourceFetch, SourceHttpError, type SourceClientOptions } from '../types.js';
+import { getJson, SourceHttpError, type SourceClientOptions } from '../types.js';
 import type { EcfType } from './parse.js';
 
 /** The ECF API takes its path in the query string: `/v2/new/api.php?v2/{path}`. */
@@ -16,14 +16,14 @@ export function ecfPlayerPage(opts: SourceClientOptions, code: string): string {
 
 export async function ecfGames(opts: SourceClientOptions, code: string, type: EcfType, limit: number): Promise<unknown> {
   const what = `ECF ${type.path} games of ${code}`;
-  return readJson(await sourceFetch(opts, api(opts, `games/${type.path}/player/${ecfDigits(code)}/limit/${limit}`), what), what);
+  return getJson(opts, api(opts, `games/${type.path}/player/${ecfDigits(code)}/limit/${limit}`), what);
 }
 
 /** The rating effective on `date` (YYYY-MM-DD), or null when the ECF has none (404). */
 export async function ecfRating(opts: SourceClientOptions, code: string, type: EcfType, date: string): Promise<unknown | null> {
   const what = `ECF ${type.letter} rating of ${code} on ${date}`;
   try {
-    return await readJson(await sourceFetch(opts, api(opts, `ratings/${type.letter}/${ecfDigits(code)}/${date}`), what), what);
+    return await getJson(opts, api(opts, `ratings/${type.letter}/${ecfDigits(code)}/${date}`), what);
   } catch (err) {
     if (err instanceof SourceHttpError && err.status === 404) return null;
     throw err;

@@ -1,4 +1,5 @@
-import { readJson, sourceFetch, SourceFormatError, type SourceClientOptions } from '../types.js';
+import { request } from '../http.js';
+import { getJson, sourceFetch, SourceFormatError, type SourceClientOptions } from '../types.js';
 import { readLines } from './ndjson.js';
 
 export interface LichessOptions extends SourceClientOptions {
@@ -48,23 +49,33 @@ export async function* exportGames(opts: LichessOptions, username: string, since
 
 export async function ratingHistory(opts: LichessOptions, username: string): Promise<unknown> {
   const what = `lichess rating history of ${username}`;
-  const res = await sourceFetch(opts, `${opts.baseUrl}/api/user/${encodeURIComponent(username)}/rating-history`, what, headers(opts, 'application/json'));
-  return readJson(res, what);
+  return getJson(opts, `${opts.baseUrl}/api/user/${encodeURIComponent(username)}/rating-history`, what, headers(opts, 'application/json'));
 }
 
-/** Puzzle activity (token with puzzle:read), newest first, from `since` ms. */
-export async function* puzzleActivity(opts: LichessOptions, since: number | null): AsyncGenerator<unknown> {
+/** The public user document: current perfs (`perfs.{blitz,…}.{games,rating,rd,prog,prov}`), counts, profile. */
+export async function userPublic(opts: LichessOptions, username: string): Promise<unknown> {
+  const what = `lichess profile of ${username}`;
+  return getJson(opts, `${opts.baseUrl}/api/user/${encodeURIComponent(username)}`, what, headers(opts, 'application/json'));
+}
+
+/**
+ * Puzzle activity (token with puzzle:read), newest first, from `since` ms: read whole inside the polite
+ * client, so a stalled answer is asked again (it is small: only attempts since the last sync).
+ */
+export async function puzzleActivity(opts: LichessOptions, since: number | null): Promise<unknown[]> {
   const q = new URLSearchParams();
   if (since !== null) q.set('since', String(since));
-  const res = await sourceFetch(opts, `${opts.baseUrl}/api/puzzle/activity?${q}`, 'lichess puzzle activity', headers(opts, 'application/x-ndjson'));
-  if (!res.body) return;
-  let n = 0;
-  for await (const line of readLines(res.body)) {
-    n += 1;
-    try {
-      yield JSON.parse(line);
-    } catch {
-      throw new SourceFormatError(`lichess puzzle activity: line ${n} is not JSON`);
+  const what = 'lichess puzzle activity';
+  return request(opts, `${opts.baseUrl}/api/puzzle/activity?${q}`, what, { headers: headers(opts, 'application/x-ndjson') }, async (res) => {
+    const out: unknown[] = [];
+    if (!res.body) return out;
+    for await (const line of readLines(res.body)) {
+      try {
+        out.push(JSON.parse(line));
+      } catch {
+        throw new SourceFormatError(`${what}: line ${out.length + 1} is not JSON`);
+      }
     }
-  }
+    return out;
+  });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parsePgn, PgnError } from '../../chess/pgn.js';
 import { describeIssue, SourceFormatError, type SourceRecord, type SourceSkip } from '../types.js';
+import type { CurrentPerf } from '../../../schemas/profile.js';
 
 const Player = z.object({
   user: z.object({ name: z.string(), id: z.string() }).optional(),
@@ -180,4 +181,22 @@ export function parsePuzzleAttempt(raw: unknown): { puzzleId: string; attemptedA
   const puzzleId = p.puzzle?.id ?? p.id;
   if (!puzzleId) throw new SourceFormatError('lichess puzzle activity: a line has no puzzle id');
   return { puzzleId, attemptedAt: new Date(p.date).toISOString(), win: p.win, puzzleRating: p.puzzle?.rating ?? p.puzzleRating ?? null };
+}
+
+const Perf = z.object({ games: z.number().int(), rating: z.number(), rd: z.number().optional(), prog: z.number().optional(), prov: z.boolean().optional() });
+// Storm, racer and streak are {runs, score}: not ratings, so not kept.
+const UserPublic = z.object({ perfs: z.record(z.string(), z.unknown()).optional() });
+
+/** `/api/user/{name}` → current perfs (field names per lichess's User schema: games, rating, rd, prog, prov). */
+export function parseCurrentPerfs(raw: unknown): Record<string, CurrentPerf> {
+  const r = UserPublic.safeParse(raw);
+  if (!r.success) throw new SourceFormatError(describeIssue('lichess profile', r.error));
+  const out: Record<string, CurrentPerf> = {};
+  for (const [key, value] of Object.entries(r.data.perfs ?? {})) {
+    const p = Perf.safeParse(value);
+    if (!p.success) continue;
+    const { games, rating, rd, prog, prov } = p.data;
+    out[key] = { rating: Math.round(rating), rd: rd === undefined ? null : Math.round(rd), games, prog: prog === undefined ? null : Math.round(prog), provisional: prov === true };
+  }
+  return out;
 }

@@ -47,6 +47,8 @@ export const connections = sqliteTable(
     lastSyncedAt: text('last_synced_at'),
     // Source-specific resume state (lichess `since`, chess.com month ETags), JSON.
     cursor: text('cursor').notNull().default(sql`'{}'`),
+    // What the source says about the account now (lichess current perfs), JSON of schemas/profile ConnectionDetails.
+    details: text('details'),
   },
   (t) => [uniqueIndex('connections_user_provider').on(t.userId, t.provider)],
 );

@@ -19,6 +19,9 @@ export const games = sqliteTable(
     // The source's own id (or a derived natural key for ECF rows): re-syncs are idempotent.
     sourceId: text('source_id').notNull(),
     playedAt: text('played_at').notNull(),
+    // The PGN Date as written when only its year, or year and month, is known ("1934.??.??"); playedAt then
+    // holds the first day of that period. Null when the date is exact.
+    dateText: text('date_text'),
     colour: text('colour', { enum: ['white', 'black'] }).notNull(),
     result: text('result', { enum: ['win', 'draw', 'loss'] }).notNull(),
     opponent: text('opponent').notNull(),

@@ -5,7 +5,7 @@ import { syncConnection } from '../../../src/services/sync/index.js';
 import { connections, games, ratingPoints, users } from '../../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
-import { fixture } from './sourceFixtures.js';
+import { fixture, playChesscom } from './sourceFixtures.js';
 
 let server: FixtureServer;
 let app: TestApp;
@@ -13,25 +13,6 @@ afterEach(async () => {
   await app?.close();
   await server?.close();
 });
-
-/** Plays PubAPI: archives, months with ETags honouring If-None-Match, stats. `months` may be changed between syncs. */
-function playChesscom(months: Record<string, string>) {
-  const version: Record<string, number> = {};
-  server.route('/pub/player/pawnstormpilot/games/archives', (_req, res) => {
-    const archives = Object.keys(months).map((m) => `https://api.chess.com/pub/player/pawnstormpilot/games/${m}`);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ archives }));
-  });
-  server.route('prefix:/pub/player/pawnstormpilot/games/', (req, res, url) => {
-    const m = url.pathname.split('/games/')[1];
-    const body = months[m];
-    if (body === undefined) return void res.writeHead(404).end();
-    const etag = `"${m}-${body.length}"`;
-    version[m] = (version[m] ?? 0) + 1;
-    if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
-    res.writeHead(200, { 'content-type': 'application/json', etag, 'last-modified': 'Sat, 01 Mar 2025 00:00:00 GMT' }).end(body);
-  });
-  server.route('/pub/player/pawnstormpilot/stats', (_req, res) => void res.writeHead(200).end(fixture('chesscom/player_stats.json')));
-}
 
 const monthRequests = () =>
   server.requests.filter((r) => /\/games\/\d{4}\/\d{2}$/.test(r.path)).map((r) => `${r.path.slice(-7)} ${r.headers['if-none-match'] ? 'revalidate' : 'get'}`);
@@ -42,7 +23,7 @@ async function setup(now: string) {
   const { user } = app.addUser('Rowan Ranger');
   const conn = connectSource(app.deps, user.id, 'siteA', 'PawnStormPilot');
   const months = { '2025/01': fixture('chesscom/games_2025_01.json'), '2025/02': fixture('chesscom/games_2025_02.json'), '2025/03': fixture('chesscom/games_2025_03.json') };
-  playChesscom(months);
+  playChesscom(server, months);
   const fresh = () => app.deps.store.db.select().from(connections).where(eq(connections.id, conn.id)).get()!;
   return { user, months, fresh };
 }

@@ -5,7 +5,7 @@ import { syncConnection } from '../../../src/services/sync/index.js';
 import { connections, games, ratingPoints } from '../../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
-import { fixture } from './sourceFixtures.js';
+import { fixture, playEcf } from './sourceFixtures.js';
 
 let server: FixtureServer;
 let app: TestApp;
@@ -13,16 +13,6 @@ afterEach(async () => {
   await app?.close();
   await server?.close();
 });
-
-/** Plays the ECF API (path in the query string). `answers` maps the v2 path prefix to a body. */
-function playEcf(answers: Record<string, string>) {
-  server.route('/v2/new/api.php', (_req, res, url) => {
-    const path = decodeURIComponent(url.search.slice(1)); // "v2/games/Standard/player/998877/limit/2000"
-    const hit = Object.entries(answers).find(([k]) => path.startsWith(k));
-    if (!hit) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false}');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(hit[1]);
-  });
-}
 
 const standard = () => fixture('ecf/player_games_standard.json');
 const rapid = () => fixture('ecf/player_games_rapid.json');
@@ -41,7 +31,7 @@ async function setup() {
 describe('ECF sync', () => {
   it('stores results of every rating type with a natural key, no moves, and the published ratings', async () => {
     const { user, fresh, rows } = await setup();
-    playEcf({
+    playEcf(server, {
       'v2/games/Standard/player/998877/': standard(),
       'v2/games/Rapid/player/998877/': rapid(),
       'v2/games/Blitz/player/998877/': blitz(),
@@ -97,7 +87,7 @@ describe('ECF sync', () => {
 
     // Re-sync: nothing new, nothing duplicated (ratings recalculated later do not create new rows).
     const recalculated = standard().replace('"player_rating": 1884', '"player_rating": 1886');
-    playEcf({ 'v2/games/Standard/player/998877/': recalculated, 'v2/games/Rapid/player/998877/': rapid(), 'v2/games/Blitz/player/998877/': blitz() });
+    playEcf(server, { 'v2/games/Standard/player/998877/': recalculated, 'v2/games/Rapid/player/998877/': rapid(), 'v2/games/Blitz/player/998877/': blitz() });
     const s2 = await syncConnection(app.deps, fresh());
     expect(s2.stored).toBe(0);
     expect(s2.skipped).toEqual({ duplicate: 10 });
@@ -108,7 +98,7 @@ describe('ECF sync', () => {
 
   it('an unknown score code fails the whole answer: nothing stored from any rating type', async () => {
     const { fresh, rows } = await setup();
-    playEcf({
+    playEcf(server, {
       'v2/games/Standard/player/998877/': standard(),
       'v2/games/Rapid/player/998877/': rapid().replace('"score": "1"', '"score": "3"'),
       'v2/games/Blitz/player/998877/': blitz(),

@@ -34,7 +34,7 @@ describe('a sync killed with SIGKILL', () => {
       }
       res.end();
     });
-    server.route('prefix:/api/user/', (_q, res) => void res.writeHead(200).end('[]'));
+    server.route('prefix:/api/user/', (_q, res, url) => void res.writeHead(200).end(url.pathname.endsWith('/rating-history') ? '[]' : '{"perfs":{}}'));
 
     app = makeTestApp({ env: { CFP_LICHESS_URL: server.url } });
     const { user } = app.addUser();

@@ -6,3 +6,5 @@ const DIR = fixturePath('sources/chessresults');
 export const JEDDAH_TNR = '1473782';
 export const page = (name: 'startingrank' | 'crosstable' | 'r2_live' | 'r3_unpaired'): string =>
   readFileSync(`${DIR}/jeddah2026_${name}.html`, 'utf-8');
+/** The starting rank page with six names written in named and numeric entities (fixtures SOURCES.md). */
+export const entitiesPage = (): string => readFileSync(`${DIR}/entities_startingrank.html`, 'utf-8');

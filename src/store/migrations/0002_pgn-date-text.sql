@@ -1,0 +1,1 @@
+ALTER TABLE `games` ADD `date_text` text;
