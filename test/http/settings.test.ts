@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isAbsolute } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueSignInCode, SIGN_IN_CODE_TTL_MS } from '../../src/auth/sessions.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/dashboard.js';
@@ -182,7 +183,13 @@ describe('settings API', () => {
     const claude = await rest(server.url, '/api/v1/settings/claude-config', { token: alice.token });
     expect(claude.body.mcpUrl).toBe(`${server.url}/api/mcp`);
     expect(JSON.stringify(claude.body)).not.toMatch(/cfp_[A-Za-z0-9_-]{43}/);
-    expect(claude.body.http.mcpServers['chess-footprint'].args).toContain(`${server.url}/api/mcp`);
+    expect(claude.body.http.mcpServers['chess-footprint'].url).toBe(`${server.url}/api/mcp`);
+    // The stdio entry is the one `claude-config` prints: absolute node, absolute bin, absolute data folder.
+    const stdio = claude.body.stdio.mcpServers['chess-footprint'];
+    expect(stdio.command).toBe(process.execPath);
+    expect(stdio.args[0]).toMatch(/[\\/]bin[\\/]chess-footprint\.js$/);
+    expect(stdio.args.slice(1, 3)).toEqual(['mcp', '--data-dir']);
+    expect(isAbsolute(stdio.args[3])).toBe(true);
   });
 });
 

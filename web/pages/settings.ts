@@ -150,10 +150,10 @@ export async function settingsPage(main: HTMLElement): Promise<void> {
       'section',
       {},
       h('h2', {}, 'Claude Desktop'),
-      h('p', {}, 'Add one of these to claude_desktop_config.json, replacing ', h('code', {}, claude.tokenPlaceholder), ' with a token created above.'),
-      h('h3', {}, 'Over stdio'),
+      h('p', {}, 'Add this to claude_desktop_config.json (or run ', h('code', {}, 'chess-footprint claude-config --write'), '), replacing ', h('code', {}, claude.tokenPlaceholder), ' with a token created above.'),
+      h('h3', {}, 'Claude Desktop (stdio)'),
       pre(JSON.stringify(claude.stdio, null, 2)),
-      h('h3', {}, `Over HTTP to ${claude.mcpUrl}`),
+      h('h3', {}, `MCP clients that speak streamable HTTP: ${claude.mcpUrl}`),
       pre(JSON.stringify(claude.http, null, 2)),
     ),
     h(
