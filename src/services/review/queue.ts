@@ -17,12 +17,16 @@ export interface EnqueueRequest {
   movesKey: string;
   startFen: string;
   movesUci: readonly string[];
-  /** Higher runs first: API requests 0 (the default), bulk reviews below (REVIEW_PRIORITY). */
+  /** Higher runs first: API requests 0 (the default), bulk and automatic reviews below (REVIEW_PRIORITY). */
   priority?: number;
 }
 
-/** Who goes first when several jobs wait: an agent's request never waits behind background work. */
-export const REVIEW_PRIORITY = { request: 0, bulk: -1 } as const;
+/**
+ * Who goes first when several jobs wait: an agent's request never waits behind background work; the
+ * owner's own `review` run (they are watching its progress bar) goes before `serve`'s daily auto reviews.
+ * Auto jobs are also told apart by this priority (services/review/auto.ts counts them per day).
+ */
+export const REVIEW_PRIORITY = { request: 0, bulk: -1, auto: -2 } as const;
 
 /** A running job's process writes its heartbeat this often; a heartbeat this old frees the job. */
 export const HEARTBEAT_MS = 5_000;
