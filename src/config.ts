@@ -51,7 +51,7 @@ export const ConfigSchema = z.object({
     // Stockfish's own option bounds (Threads 1..1024, Hash 1..33554432 MB); the spec's MultiPV 1..5.
     threads: fromEnv(int(1, 1024).default(1), 'CFP_ENGINE_THREADS'),
     hashMb: fromEnv(int(1, 33_554_432).default(32), 'CFP_ENGINE_HASH_MB'),
-    // One engine process per core by default; one game is split over all of them.
+    // One engine process per core by default: whole games each when several wait, one game split when alone.
     workers: fromEnv(int(1, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
     // Chosen with the default build by `npm run bench engine` (README, Engine review).
     nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(100_000), 'CFP_ENGINE_NODES'),
