@@ -250,8 +250,7 @@ export class ReviewQueue {
     // Older stores: per-owner review rows and current derivations, from what is stored (no engine).
     backfillOwnerReviews(this.store);
     refreshDerivations(this.store);
-    const count = Math.max(1, this.analyser().capacity ?? 1);
-    this.loops = Array.from({ length: count }, () => this.workerLoop());
+    this.loops = Array.from({ length: this.workers }, () => this.workerLoop());
   }
 
   private async workerLoop(): Promise<void> {
@@ -286,6 +285,11 @@ export class ReviewQueue {
       .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null })
       .where(and(eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
       .run();
+  }
+
+  /** How many jobs this process can run at once: one per engine. */
+  get workers(): number {
+    return Math.max(1, this.analyser().capacity ?? 1);
   }
 
   get workersRunning(): boolean {
