@@ -51,12 +51,14 @@ export const ConfigSchema = z.object({
     // Stockfish's own option bounds (Threads 1..1024, Hash 1..33554432 MB); the spec's MultiPV 1..5.
     threads: fromEnv(int(1, 1024).default(1), 'CFP_ENGINE_THREADS'),
     hashMb: fromEnv(int(1, 33_554_432).default(32), 'CFP_ENGINE_HASH_MB'),
-    // One engine process per core by default; one game is split over all of them.
+    // One engine process per core by default: whole games each when several wait, one game split when alone.
     workers: fromEnv(int(1, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
     // Chosen with the default build by `npm run bench engine` (README, Engine review).
     nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(100_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
   }),
+  // Opt-in: games per owner per UTC day that `serve` reviews by itself (services/review/auto.ts).
+  autoReviewPerDay: fromEnv(int(0, 1_000).default(0), 'CFP_AUTO_REVIEW', 'Games per owner per UTC day that serve reviews in the background, newest first (0: off)'),
   // At least a minute (sources ask for courtesy), at most a year; scheduled without the 2^31−1 ms timer limit.
   syncIntervalMinutes: fromEnv(int(1, 525_600).default(360), 'CFP_SYNC_INTERVAL_MINUTES'),
   reportCheckMinutes: fromEnv(int(1, 1_440).default(15), 'CFP_REPORT_CHECK_MINUTES', 'How often the weekly-report scheduler looks for due reports'),

@@ -13,6 +13,7 @@ import { signInLink } from './signInLink.js';
 import { openingTable } from '../chess/openings.js';
 import { startReportScheduler } from '../services/reportScheduler.js';
 import { startSyncScheduler } from '../services/syncScheduler.js';
+import { startAutoReview } from '../services/review/auto.js';
 
 /** Background work `serve` owns; each capability adds its start function here. */
 type Background = (deps: AppDeps, baseUrl: string) => { stop(): void | Promise<void> };
@@ -23,6 +24,8 @@ export const BACKGROUND: Background[] = [
     return { stop: () => {} };
   },
   (deps) => startSyncScheduler(deps),
+  // Opt-in (CFP_AUTO_REVIEW=N): queues up to N of each owner's new games a day, below API requests.
+  (deps) => startAutoReview(deps),
   (deps, baseUrl) => startReportScheduler(deps, { baseUrl: deps.config.publicBaseUrl ?? baseUrl }),
 ];
 

@@ -3,7 +3,7 @@ import { gamePositions } from '../chess/positions.js';
 import { EngineFailure, UciEngine, type EngineSpec } from './uciEngine.js';
 
 export interface PoolOptions extends EngineSpec {
-  /** Engine processes; one game's positions are split across all of them. */
+  /** Engine processes: each takes a whole game when several wait, or they split one game that is alone. */
   size: number;
   nodesPerPosition: number;
   /** How long one search may take before the engine counts as hung (default: searchTimeoutMs(nodes)). */
@@ -12,8 +12,16 @@ export interface PoolOptions extends EngineSpec {
 
 /** What reviews a move sequence: the engine pool in production; tests may pass their own. */
 export interface Analyser {
-  analyse(startFen: string, movesUci: readonly string[], now: () => string): Promise<StoredAnalysis>;
+  /**
+   * Reviews one move sequence. `engines` caps how many engine processes it may use (default: every
+   * idle one); the queue passes 1 when other jobs wait, so each engine takes a whole game.
+   */
+  analyse(startFen: string, movesUci: readonly string[], now: () => string, opts?: { engines?: number }): Promise<StoredAnalysis>;
   close(): Promise<void>;
+  /** How many games it can review at once (default 1). */
+  readonly capacity?: number;
+  /** How many more games it could start now without waiting (default: capacity). */
+  idle?(): number;
 }
 
 /** Generous: the slowest machine we expect searches 100k nodes/s, plus start-up. */
@@ -22,18 +30,48 @@ export function searchTimeoutMs(nodes: number): number {
 }
 
 /**
- * A pool of UCI engine processes. A game is split into contiguous chunks, one per engine, so each
- * engine walks neighbouring positions and keeps its hash (the previous position's search seeds the next).
- * Each chunk starts with `ucinewgame`. A crashed or silent engine is restarted and the position retried
- * once; a second failure fails the whole review with the reason.
+ * A pool of UCI engine processes, several games at once. Each review takes idle engines (at most
+ * `opts.engines`, at least one: it waits for one when all are busy) and gives them back when it ends.
+ * A game is split into contiguous chunks, one per engine it holds, so each engine walks neighbouring
+ * positions and keeps its hash (the previous position's search seeds the next). Each chunk starts with
+ * `ucinewgame`. A crashed or silent engine is restarted and the position retried once; a second failure
+ * fails that review with the reason, and restarts only the engines it held: other games running on
+ * the other engines carry on.
  */
 export class EnginePool implements Analyser {
   private engines: Array<UciEngine | null>;
-  private busy = false;
+  /** Engine slots no review holds. */
+  private free: number[];
+  /** Reviews waiting for an idle engine, first come first served. */
+  private waiting: Array<() => void> = [];
   private closed = false;
 
   constructor(private readonly opts: PoolOptions) {
     this.engines = Array.from({ length: Math.max(1, opts.size) }, () => null);
+    this.free = this.engines.map((_, i) => i);
+  }
+
+  get capacity(): number {
+    return this.engines.length;
+  }
+
+  idle(): number {
+    return this.free.length;
+  }
+
+  /** Takes up to `want` idle slots (at least one), waiting for one when none is idle. */
+  private async take(want: number): Promise<number[]> {
+    while (this.free.length === 0) {
+      if (this.closed) throw new EngineFailure('the engine pool is closed');
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    return this.free.splice(0, Math.max(1, Math.min(want, this.free.length)));
+  }
+
+  private give(slots: number[]): void {
+    this.free.push(...slots);
+    this.free.sort((a, b) => a - b);
+    for (const wake of this.waiting.splice(0)) wake();
   }
 
   private async engineAt(i: number): Promise<UciEngine> {
@@ -56,9 +94,8 @@ export class EnginePool implements Analyser {
     return this.engineAt(i);
   }
 
-  async analyse(startFen: string, movesUci: readonly string[], now: () => string): Promise<StoredAnalysis> {
-    if (this.busy) throw new Error('the engine pool reviews one game at a time');
-    this.busy = true;
+  async analyse(startFen: string, movesUci: readonly string[], now: () => string, opts: { engines?: number } = {}): Promise<StoredAnalysis> {
+    const slots = await this.take(opts.engines ?? this.engines.length);
     try {
       const positions = gamePositions(startFen, movesUci);
       const stored: StoredPosition[] = new Array(positions.length);
@@ -66,7 +103,7 @@ export class EnginePool implements Analyser {
       for (const p of positions.filter((q) => q.terminal)) {
         stored[p.index] = { index: p.index, fen: p.fen, lines: [], terminal: p.terminal, depth: 0, nodes: 0 };
       }
-      const chunks = Math.min(this.engines.length, Math.max(1, searchable.length));
+      const chunks = Math.min(slots.length, Math.max(1, searchable.length));
       const per = Math.ceil(searchable.length / chunks);
       const timeoutMs = this.opts.searchTimeoutMs ?? searchTimeoutMs(this.opts.nodesPerPosition);
       // One failed chunk stops the others at their next position; every chunk settles before this
@@ -76,7 +113,8 @@ export class EnginePool implements Analyser {
         Array.from({ length: chunks }, async (_, c) => {
           const mine = searchable.slice(c * per, (c + 1) * per);
           if (mine.length === 0) return;
-          let engine = await this.engineAt(c);
+          const slot = slots[c];
+          let engine = await this.engineAt(slot);
           await engine.newGame();
           for (const p of mine) {
             if (failed) return;
@@ -85,7 +123,7 @@ export class EnginePool implements Analyser {
             try {
               result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
             } catch (first) {
-              engine = await this.restart(c);
+              engine = await this.restart(slot);
               await engine.newGame();
               try {
                 result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
@@ -110,13 +148,14 @@ export class EnginePool implements Analyser {
       const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failure) {
         // The failed review's engines start afresh for the next job: none keeps this game's state.
-        for (let i = 0; i < this.engines.length; i += 1) {
+        // Engines held by other reviews are not touched.
+        for (const i of slots) {
           this.engines[i]?.kill();
           this.engines[i] = null;
         }
         throw failure.reason;
       }
-      const first = this.engines.find((e) => e);
+      const first = slots.map((i) => this.engines[i]).find((e) => e);
       return {
         // Build and network go with every review, so one made by another build says which it was.
         engine: first ? { ...first.id, build: first.kind, network: first.network } : { name: 'unknown', version: 'unknown' },
@@ -127,7 +166,7 @@ export class EnginePool implements Analyser {
         analysedAt: now(),
       };
     } finally {
-      this.busy = false;
+      this.give(slots);
     }
   }
 
@@ -139,6 +178,7 @@ export class EnginePool implements Analyser {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const wake of this.waiting.splice(0)) wake();
     await Promise.all(this.engines.map((e) => e?.quit()));
     this.engines = this.engines.map(() => null);
   }

@@ -56,7 +56,7 @@ export function unreviewedGames(store: Store, userId: string, sel: BulkSelection
 /**
  * Reviews the owner's unreviewed games one after another through the queue (the owner acting on
  * their own machine: no API allowance is spent). Jobs are queued at bulk priority, so an agent's
- * request taken by a `serve` on the same store goes first. `signal` stops after the current game:
+ * request taken by a `serve` on the same store goes first. `signal` stops after the current games:
  * every finished review is kept, jobs not yet started are withdrawn, and the next run resumes with
  * what is left. Returns the counts; `failed` games keep a failed job naming why.
  */
@@ -85,25 +85,33 @@ export async function bulkReview(
     })
     .immediate();
   progress.total = jobIds.length;
-  try {
+  // Report each game as it settles; another process on the store may take a job, so read its final
+  // state rather than assume we ran it.
+  const reported = new Set<string>();
+  const report = () => {
     for (const { gameId, jobId } of jobIds) {
-      if (signal?.aborted) break;
-      // Run queued work (highest priority first) until this game's job has settled; another process
-      // on the store may take it, so wait for its final state rather than assume we ran it.
-      for (;;) {
-        const job = deps.reviews.job(jobId);
-        if (!job || job.status === 'complete' || job.status === 'failed') {
-          if (job?.status === 'failed') progress.failed += 1;
-          else progress.done += 1;
-          progress.last = { gameId, error: job?.status === 'failed' ? (job.error ?? 'failed') : null };
-          onProgress(progress);
-          break;
-        }
-        if (signal?.aborted) break;
-        const ran = await deps.reviews.runOnce();
-        if (!ran) await new Promise((r) => setTimeout(r, 250));
-      }
+      if (reported.has(jobId)) continue;
+      const job = deps.reviews.job(jobId);
+      if (job && job.status !== 'complete' && job.status !== 'failed') continue;
+      reported.add(jobId);
+      if (job?.status === 'failed') progress.failed += 1;
+      else progress.done += 1;
+      progress.last = { gameId, error: job?.status === 'failed' ? (job.error ?? 'failed') : null };
+      onProgress(progress);
     }
+  };
+  // One runner per engine, so each engine takes a whole game while several wait (queue.ts); each
+  // runs queued work, highest priority first, until every game of this run has settled.
+  const runner = async () => {
+    for (;;) {
+      report();
+      if (signal?.aborted || reported.size === jobIds.length) return;
+      const ran = await deps.reviews.runOnce();
+      if (!ran) await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: deps.reviews.workers }, runner));
   } finally {
     // Withdraw what never started; finished reviews stay.
     const left = jobIds.map((j) => j.jobId);

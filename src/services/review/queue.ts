@@ -17,12 +17,16 @@ export interface EnqueueRequest {
   movesKey: string;
   startFen: string;
   movesUci: readonly string[];
-  /** Higher runs first: API requests 0 (the default), bulk reviews below (REVIEW_PRIORITY). */
+  /** Higher runs first: API requests 0 (the default), bulk and automatic reviews below (REVIEW_PRIORITY). */
   priority?: number;
 }
 
-/** Who goes first when several jobs wait: an agent's request never waits behind background work. */
-export const REVIEW_PRIORITY = { request: 0, bulk: -1 } as const;
+/**
+ * Who goes first when several jobs wait: an agent's request never waits behind background work; the
+ * owner's own `review` run (they are watching its progress bar) goes before `serve`'s daily auto reviews.
+ * Auto jobs are also told apart by this priority (services/review/auto.ts counts them per day).
+ */
+export const REVIEW_PRIORITY = { request: 0, bulk: -1, auto: -2 } as const;
 
 /** A running job's process writes its heartbeat this often; a heartbeat this old frees the job. */
 export const HEARTBEAT_MS = 5_000;
@@ -45,8 +49,9 @@ export class ReviewQueue {
   readonly leaseOwner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private running = false;
   private stopping = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private loops: Array<Promise<void>> = [];
+  /** Idle worker loops sleeping until a job is enqueued or an engine is freed. */
+  private wakers = new Set<() => void>();
   private listeners = new Set<() => void>();
 
   constructor(
@@ -86,7 +91,7 @@ export class ReviewQueue {
   /** Adds a queued job. Runs inside the caller's transaction when there is one (better-sqlite3 nests as savepoints). */
   enqueue(req: EnqueueRequest): ReviewJob {
     const row = insertReviewJob(this.store, this.clock, req);
-    this.wake?.();
+    this.wakeAll();
     return row;
   }
 
@@ -156,8 +161,24 @@ export class ReviewQueue {
     return res.changes > 0;
   }
 
-  /** Runs one job to completion or failure. Returns false when the queue was empty. */
+  private wakeAll(): void {
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  /** Queued jobs nobody has taken yet. */
+  private waitingJobs(): number {
+    return (this.store.sqlite.prepare(`SELECT count(*) AS n FROM review_jobs WHERE status = 'queued'`).get() as { n: number }).n;
+  }
+
+  /**
+   * Runs one job to completion or failure. Returns false when the queue was empty or no engine is idle
+   * (a job is claimed only when an engine can start on it, so another process may take it meanwhile).
+   * With other jobs waiting the job gets one engine (each engine takes a whole game: no splitting
+   * overhead, every core busy); alone, it gets every idle engine and is split across them.
+   */
   async runOnce(): Promise<boolean> {
+    const analyser = this.analyser();
+    if ((analyser.idle?.() ?? 1) <= 0) return false;
     const job = this.claim();
     if (!job) return false;
     if (job.status === 'failed') {
@@ -171,7 +192,9 @@ export class ReviewQueue {
       // owner's review is still their own row with their own time.
       const analysis =
         engineOutput(this.store, job.movesKey) ??
-        (await this.analyser().analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString()));
+        (await analyser.analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString(), {
+          engines: this.waitingJobs() > 0 ? 1 : undefined,
+        }));
       this.complete(job, analysis);
     } catch (err) {
       const mine = and(eq(reviewJobs.id, job.id), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner));
@@ -195,6 +218,8 @@ export class ReviewQueue {
 
   private notify(): void {
     for (const fn of this.listeners) fn();
+    // A finished job freed its engines: idle loops may take the next job now.
+    this.wakeAll();
   }
 
   private complete(job: ReviewJob, analysis: Parameters<typeof saveAnalysis>[2]): void {
@@ -213,7 +238,11 @@ export class ReviewQueue {
       .immediate();
   }
 
-  /** Starts the worker loop (idempotent). `serve` calls it; tests and one-shot commands need not. */
+  /**
+   * Starts the worker loops (idempotent): one per game the analyser can review at once (one per engine
+   * for the pool), so several queued jobs run side by side. `serve` calls it; tests and one-shot
+   * commands need not. Creating the analyser starts no engine process: engines start with a job.
+   */
   startWorkers(): void {
     if (this.running) return;
     this.running = true;
@@ -221,38 +250,46 @@ export class ReviewQueue {
     // Older stores: per-owner review rows and current derivations, from what is stored (no engine).
     backfillOwnerReviews(this.store);
     refreshDerivations(this.store);
-    this.loop = (async () => {
-      while (!this.stopping) {
-        const didWork = await this.runOnce().catch((err) => {
-          console.error('[reviews] worker error', err);
-          return false;
-        });
-        if (didWork || this.stopping) continue;
-        // Idle: sleep until a job is enqueued here, or poll now and then for jobs another process added.
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 2000);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = null;
-      }
-    })();
+    this.loops = Array.from({ length: this.workers }, () => this.workerLoop());
   }
 
-  /** Stops the loop, then puts back in the queue only the jobs this process holds (never another's). */
+  private async workerLoop(): Promise<void> {
+    while (!this.stopping) {
+      const didWork = await this.runOnce().catch((err) => {
+        console.error('[reviews] worker error', err);
+        return false;
+      });
+      if (didWork || this.stopping) continue;
+      // Idle: sleep until a job is enqueued here or a job ends, or poll now and then for jobs another process added.
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.wakers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, 2000);
+        this.wakers.add(wake);
+      });
+    }
+  }
+
+  /** Stops the loops, then puts back in the queue only the jobs this process holds (never another's). */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
+    this.wakeAll();
+    await Promise.all(this.loops);
+    this.loops = [];
     this.running = false;
     this.store.db
       .update(reviewJobs)
       .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null })
       .where(and(eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
       .run();
+  }
+
+  /** How many jobs this process can run at once: one per engine. */
+  get workers(): number {
+    return Math.max(1, this.analyser().capacity ?? 1);
   }
 
   get workersRunning(): boolean {
