@@ -10,7 +10,7 @@ export const DEMO_CONNECTION_MESSAGE = 'demo data: a made-up account, never sync
 
 /** One current rating as the source shows it on the account page (lichess `perfs.{key}`). */
 export const CurrentPerf = z.object({
-  rating: z.number().int(),
+  rating: z.number().int().describe('The current rating in this perf (Glicko-2, as lichess shows it)'),
   rd: z.number().int().nullable().describe('Glicko-2 rating deviation'),
   games: z.number().int().describe('Rated games in this perf'),
   prog: z.number().int().nullable().describe('Rating progress over the last twelve games'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SyncedProvider } from './common.js';
+import { CONNECTION_STATUSES } from './profile.js';
 
 // Shapes of the dashboard's settings API (/api/v1/settings/…). These are not MCP tools: they manage
 // the account itself (sign-in sessions, tokens, connections), which an agent has no business doing.
@@ -76,7 +77,7 @@ export const ConnectionRow = z
     provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF'),
     account: z.string().describe('Username (chess.com, lichess) or ECF rating code'),
     hasToken: z.boolean().describe('Whether a lichess API token is stored (the token itself is never returned)'),
-    status: z.enum(['never-synced', 'syncing', 'ok', 'error']),
+    status: z.enum(CONNECTION_STATUSES).describe('never-synced, syncing, ok, error (see statusMessage), or demo (made-up demo data, never synced)'),
     statusMessage: z.string().nullable().describe('What the last sync said (an error or a note)'),
     connectedAt: Timestamp,
     lastSyncedAt: NullableTimestamp,

@@ -35,7 +35,7 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   }
   const storeBusyMs = Number(store.sqlite.pragma('busy_timeout', { simple: true }));
   // Prepared on first use (and again if the store's schema changed under them).
-  let statements: { select: Statement; upsert: Statement; relaxed: Statement; full: Statement; busyShort: Statement; busyStore: Statement } | null = null;
+  let statements: { select: Statement; upsert: Statement; relaxed: Statement; full: Statement } | null = null;
   const prepared = () =>
     (statements ??= {
       select: store.sqlite.prepare('SELECT tokens, updated_at_ms AS updatedAtMs FROM rate_buckets WHERE key = ?'),
@@ -44,8 +44,6 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
       ),
       relaxed: store.sqlite.prepare('PRAGMA synchronous = NORMAL'),
       full: store.sqlite.prepare('PRAGMA synchronous = FULL'),
-      busyShort: store.sqlite.prepare(`PRAGMA busy_timeout = ${LIMITER_BUSY_MS}`),
-      busyStore: store.sqlite.prepare(`PRAGMA busy_timeout = ${storeBusyMs}`),
     });
   const select = () => prepared().select;
   const upsert = () => prepared().upsert;
@@ -64,7 +62,7 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   // instead and, unable to decide, fails closed (503): one held lock never stalls unrelated requests.
   function guarded<T>(fn: () => T): T {
     try {
-      prepared().busyShort.run();
+      store.sqlite.pragma(`busy_timeout = ${LIMITER_BUSY_MS}`);
       // Inside a caller's transaction the bucket write is part of that commit, at its durability.
       if (store.sqlite.inTransaction) return store.sqlite.transaction(fn).immediate();
       const s = prepared();
@@ -80,8 +78,7 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
       statements = null;
       throw new ApiError(503, Messages.limiterUnavailable);
     } finally {
-      if (statements) statements.busyStore.run();
-      else store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
+      store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
     }
   }
 

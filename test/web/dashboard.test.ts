@@ -206,6 +206,13 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
   });
 
   test('sync now shows progress and the outcome of each source', async () => {
+    // Demo connections name made-up accounts and are never synced; point each source at another account first
+    // (that makes it an ordinary connection, as a player who connects their own accounts would have).
+    for (const [provider, account] of [['siteA', 'someone-else'], ['siteB', 'someone-else'], ['fed', '120787J']] as const) {
+      const put = await rest(server.url, `/api/v1/settings/connections/${provider}`, { method: 'PUT', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account }) });
+      expect(put.status).toBe(200);
+      expect(put.body.status).toBe('never-synced');
+    }
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-testid="sync-now"]');
     // chess.com's archive list answers slowly, so the page shows the run in progress first.
@@ -218,7 +225,7 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(await page.$eval('[data-testid="sync-now"]', (b) => (b as HTMLButtonElement).disabled)).toBe(true);
     await page.waitForSelector('[data-testid="sync-status"][data-state="done"]', { timeout: 20_000 });
     const text = await page.$eval('[data-testid="sync-status"]', (e) => e.textContent);
-    // The local source server knows none of the demo accounts: every source reports its 404.
+    // The local source server knows none of these accounts: every source reports its 404.
     expect(text).toContain('chess.com: failed — chess.com does not know this account (HTTP 404)');
     expect(text).toContain('lichess: failed');
     expect(sources.requests.length).toBeGreaterThan(0);

@@ -280,6 +280,8 @@ export class ReviewQueue {
     await Promise.all(this.loops);
     this.loops = [];
     this.running = false;
+    // A caller that closed the store first has nothing left to put back through it.
+    if (!this.store.sqlite.open) return;
     this.store.db
       .update(reviewJobs)
       .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null })
