@@ -27,14 +27,15 @@ export function claudeDesktopLines(token: string | null, dataDir: string): strin
 }
 
 /** Everything `serve` prints once it listens (stdout): one place, so additions stay together. */
-export function serveBanner(opts: { url: string; dataDir: string; token: string | null }): string {
-  const { url, dataDir, token } = opts;
+export function serveBanner(opts: { url: string; dataDir: string; token: string | null; signIn?: string | null }): string {
+  const { url, dataDir, token, signIn } = opts;
   return [
     `listening on ${url}`,
     `REST API:   ${url}/api/v1   (OpenAPI: ${url}/openapi.json)`,
     `MCP server: ${url}/api/mcp`,
     `health:     ${url}/health`,
     `data:       ${dataDir}`,
+    ...(signIn ? [`dashboard:  ${signIn}   (one-time sign-in link, valid 10 minutes)`] : []),
     ...tokenLines(token, dataDir),
     ...claudeDesktopLines(token, dataDir),
   ].join('\n');

@@ -4,33 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { packageRoot } from '../paths.js';
 import { CliError } from './errors.js';
 
-/** The key of this server under `mcpServers` in Claude Desktop's configuration. */
-export const SERVER_NAME = 'chess-footprint';
-export const TOKEN_PLACEHOLDER = '<a token from `chess-footprint token create --name claude`>';
-
-export interface McpServerEntry {
-  command: string;
-  args: string[];
-  env: { CFP_TOKEN: string };
-}
-
-/**
- * How Claude Desktop starts this installation over stdio. Everything is absolute: Claude starts
- * servers from its own working directory with its own PATH, so neither `npx` (the package is not
- * on the registry) nor a relative data folder would find this store.
- */
-export function mcpServerEntry(opts: { dataDir: string; token: string | null }): McpServerEntry {
-  return {
-    command: process.execPath,
-    args: [join(packageRoot, 'bin', 'chess-footprint.js'), 'mcp', '--data-dir', resolve(opts.dataDir)],
-    env: { CFP_TOKEN: opts.token ?? TOKEN_PLACEHOLDER },
-  };
-}
-
-/** The snippet to paste into claude_desktop_config.json (what `claude-config` prints). */
-export function claudeConfigJson(entry: McpServerEntry): string {
-  return JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2);
-}
+export { SERVER_NAME, TOKEN_PLACEHOLDER, mcpServerEntry, claudeConfigJson, type McpServerEntry } from '../services/claudeConfig.js';
+import { SERVER_NAME, type McpServerEntry } from '../services/claudeConfig.js';
 
 /** Claude Desktop's configuration file on this platform (as Claude Desktop's documentation places it). */
 export function claudeDesktopConfigPath(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home = homedir()): string {

@@ -9,6 +9,7 @@ import { tools } from '../../tools/index.js';
 import { cliCommand, serveBanner } from './banner.js';
 import { openApp } from './common.js';
 import { CliError, EXIT, listenError } from './errors.js';
+import { signInLink } from './signInLink.js';
 import { openingTable } from '../chess/openings.js';
 import { startReportScheduler } from '../services/reportScheduler.js';
 import { startSyncScheduler } from '../services/syncScheduler.js';
@@ -74,7 +75,9 @@ export function registerServeCommand(program: Command): void {
         throw listenError(config.host, config.port, err);
       }
       const stops = BACKGROUND.map((start) => start(deps, server.url));
-      console.log(serveBanner({ url: server.url, dataDir: config.dataDir, token }));
+      const account = ownerOrNamed(deps.store);
+      const signIn = account ? signInLink(deps, server.url, account.id) : null;
+      console.log(serveBanner({ url: server.url, dataDir: config.dataDir, token, signIn }));
       const shutdown = async () => {
         await Promise.all(stops.map((s) => s.stop()));
         await server.close();

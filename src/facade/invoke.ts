@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AnyTool } from '../../tools/defineTool.js';
 import { verifyToken } from '../auth/tokens.js';
-import type { AppDeps, Caller, Ctx } from '../context.js';
+import type { AppDeps, Caller, Ctx, User } from '../context.js';
 import { ApiError, Messages, Reply } from '../errors.js';
 import { chargedBySurface } from '../limits/buckets.js';
 
@@ -36,13 +36,14 @@ export async function invokeTool(
   tool: AnyTool,
   deps: AppDeps,
   caller: Caller,
-  token: string | undefined,
+  /** A bearer token to verify, or the user of a dashboard session the HTTP layer verified already. */
+  token: string | undefined | { user: User },
   rawInput: unknown,
 ): Promise<Outcome> {
   try {
     let user = null;
     if (tool.access === 'personal') {
-      user = verifyToken(deps.store, token, deps.clock);
+      user = typeof token === 'object' ? token.user : verifyToken(deps.store, token, deps.clock);
       if (!user) throw new ApiError(401, unauthorizedMessage(caller), { 'WWW-Authenticate': 'Bearer' });
       deps.limiter.take('personal', user.id);
     }

@@ -65,6 +65,8 @@ function convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 export const inputJsonSchema = (tool: AnyTool) => convert(tool.input, 'input');
 export const outputJsonSchema = (tool: AnyTool) => convert(tool.output, 'output');
 export const errorJsonSchema = (schema: z.ZodType) => convert(schema, 'output');
+/** JSON Schema of any zod schema (the settings API's shapes). */
+export const zodJsonSchema = convert;
 
 /** The JSON type a query parameter should be coerced to before validation. */
 export function scalarType(prop: JsonSchema | undefined): 'integer' | 'number' | 'boolean' | 'string' | 'other' {

@@ -9,6 +9,7 @@ import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restRouter } from './rest.js';
 import { staticDocument } from './staticDocument.js';
 import { shareRouter } from './sharePage.js';
+import { createDashboard } from './dashboard.js';
 
 export interface HttpOptions {
   /** Absolute base used in discovery documents and links, e.g. http://127.0.0.1:3000 */
@@ -24,11 +25,13 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.set('query parser', 'simple');
   app.set('json spaces', 0);
   const base = opts.baseUrl.replace(/\/$/, '');
+  const dashboard = createDashboard(deps, base);
+  app.locals.onClose = [dashboard.stop];
   // Documents are pure functions of the registry and the base URL: built and encoded once, at start.
   const json = 'application/json; charset=utf-8';
   const markdown = 'text/markdown; charset=utf-8';
   const documents: Array<[string, ReturnType<typeof staticDocument>]> = [
-    ['/openapi.json', staticDocument(json, buildOpenApi(tools, base))],
+    ['/openapi.json', staticDocument(json, buildOpenApi(tools, base, dashboard.routes))],
     ['/.well-known/api-catalog', staticDocument('application/linkset+json', apiCatalog(base), { Link: apiCatalogLinkHeader(base) })],
     ['/.well-known/mcp.json', staticDocument(json, serverCard(tools, base))],
     ['/.well-known/agent-skills/index.json', staticDocument(json, agentSkillsIndex(tools, base))],
@@ -44,6 +47,8 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     app.get(path, handler);
     app.head(path, handler);
   }
+  // The dashboard's pages come first: `/` serves its HTML to a browser, the JSON index below to API clients.
+  app.use(dashboard.router);
   app.get('/', (_req, res) =>
     res.set('Link', apiCatalogLinkHeader(base)).json({
       name: 'chess-footprint',
@@ -57,6 +62,7 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
 
   app.use(healthRouter(deps));
   app.use(mcpRouter(tools, deps));
+  app.use(dashboard.auth);
   app.use(restRouter(tools, deps));
   app.use(shareRouter(deps));
   for (const r of opts.extraRouters ?? []) app.use(r);

@@ -34,6 +34,7 @@ export async function listen(
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const stop of (handler?.locals.onClose ?? []) as Array<() => void>) stop();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -3,6 +3,9 @@ import { pathParams } from '../../tools/defineTool.js';
 import { ErrorBody } from '../../schemas/common.js';
 import { errorJsonSchema, inputJsonSchema, outputJsonSchema, type JsonSchema } from '../facade/jsonSchema.js';
 import { packageJson } from '../paths.js';
+import { SESSION_COOKIE } from '../auth/sessions.js';
+import { settingsOpenApi } from './settings/openapi.js';
+import type { SettingsRoute } from './settings/route.js';
 
 /** The description version the spec fixes (section 9), independent of the package version. */
 export const API_DESCRIPTION_VERSION = '1.4.0';
@@ -113,8 +116,11 @@ function hoistDefs(schema: JsonSchema, components: Record<string, unknown>): Jso
   return rewrite(rest) as JsonSchema;
 }
 
-/** OpenAPI 3.1.0 of the REST facade, a pure function of the registry. */
-export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/') {
+/**
+ * OpenAPI 3.1.0 of the REST facade, a pure function of the registry; the dashboard's settings
+ * routes, when given, follow the tools under their own tag (they are not MCP tools).
+ */
+export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/', settings: readonly SettingsRoute[] = []) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const tool of tools) {
     paths[tool.rest.path] ??= {};
@@ -122,6 +128,9 @@ export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/') {
   }
   const schemas: Record<string, unknown> = { Error: errorJsonSchema(ErrorBody) };
   for (const tool of tools) schemas[componentName(tool)] = hoistDefs(outputJsonSchema(tool), schemas);
+  const extra = settingsOpenApi(settings);
+  Object.assign(paths, extra.paths);
+  Object.assign(schemas, extra.schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -135,12 +144,16 @@ export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/') {
     tags: [
       { name: 'personal', description: "The token owner's data" },
       { name: 'public', description: 'Token-less: library, tournaments, ECF calculator' },
+      ...(settings.length ? [{ name: 'settings', description: 'The dashboard’s account settings (sessions, tokens, connections, sync): not MCP tools' }] : []),
     ],
     paths,
     components: {
       schemas,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token: cfp_ followed by 43 URL-safe characters' },
+        ...(settings.length
+          ? { sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The dashboard session (HttpOnly, SameSite=Strict); state-changing requests must come from the same origin' } }
+          : {}),
       },
       headers: {
         RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },

@@ -108,7 +108,8 @@ export function restRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
           tool,
           deps,
           { surface: 'rest', key: `ip:${req.socket.remoteAddress ?? 'unknown'}`, origin: `${req.protocol}://${req.get('host')}` },
-          bearerToken(req.headers.authorization),
+          // A dashboard session (checked for origin by sessionCookieAuth) or the bearer token.
+          res.locals.session ? { user: res.locals.session.user } : bearerToken(req.headers.authorization),
           input,
         );
         send(res, outcome);

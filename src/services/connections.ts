@@ -52,3 +52,9 @@ export function connectSource(deps: AppDeps, userId: string, provider: SourcePro
     })
     .immediate();
 }
+
+/** Removes the owner's connection to a source; the games it brought stay. False when there was none. */
+export function disconnectSource(deps: AppDeps, userId: string, provider: SourceProvider): boolean {
+  const res = deps.store.db.delete(connections).where(and(eq(connections.userId, userId), eq(connections.provider, provider))).run();
+  return res.changes === 1;
+}

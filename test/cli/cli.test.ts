@@ -46,6 +46,14 @@ describe('the CLI contract', { timeout: 120_000 }, () => {
       const res = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { totals: { games: number } }).totals.games).toBe(40);
+      // The one-time dashboard link: its code, posted once, opens a browser session.
+      await expect.poll(() => stdout(), { timeout: 10_000 }).toMatch(/dashboard: +http:\/\/127\.0\.0\.1:\d+\/\?code=/);
+      const code = /dashboard: +http:\/\/127\.0\.0\.1:\d+\/\?code=([A-Za-z0-9_-]{43})\s/.exec(stdout())![1];
+      const signIn = () => fetch(`${url}/api/v1/settings/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      const first = await signIn();
+      expect(first.status).toBe(200);
+      expect(first.headers.get('set-cookie')).toMatch(/^cfp_session=[A-Za-z0-9_-]{43};.*HttpOnly; SameSite=Strict/);
+      expect((await signIn()).status).toBe(401);
     } finally {
       child.kill('SIGTERM');
     }

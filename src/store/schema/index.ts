@@ -8,3 +8,4 @@ export * from './study.js';
 export * from './coaching.js';
 export * from './reports.js';
 export * from './ownerStamps.js';
+export * from './sessions.js';

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { SyncedProvider } from './common.js';
+
+// Shapes of the dashboard's settings API (/api/v1/settings/…). These are not MCP tools: they manage
+// the account itself (sign-in sessions, tokens, connections), which an agent has no business doing.
+
+const Timestamp = z.string().describe('ISO 8601 timestamp (UTC)');
+const NullableTimestamp = z.string().nullable().describe('ISO 8601 timestamp (UTC), or null');
+
+export const Empty = z.object({}).strict();
+
+export const SignInInput = z
+  .object({
+    code: z.string().min(1).max(200).optional().describe('The one-time code from the link `serve` or `init` printed (…/?code=…)'),
+    token: z.string().min(1).max(200).optional().describe('A personal access token (cfp_…), as an alternative to a code'),
+  })
+  .strict()
+  .refine((v) => (v.code === undefined) !== (v.token === undefined), { message: 'give exactly one of code or token' });
+
+export const Account = z
+  .object({
+    displayName: z.string().describe('The account’s display name'),
+    email: z.string().describe('The account’s email address'),
+  })
+  .describe('The signed-in account');
+
+export const SignedIn = z
+  .object({
+    account: Account,
+    via: z.enum(['session', 'token']).describe('What authenticated this request: the session cookie or a bearer token'),
+    sessionId: z.string().nullable().describe('The current session’s id (null for a bearer token)'),
+    expiresAt: NullableTimestamp.describe('When the current session ends (null for a bearer token)'),
+  })
+  .describe('Who is signed in');
+
+export const Session = z
+  .object({
+    id: z.string().describe('Session id (for revoking)'),
+    method: z.enum(['link', 'token']).describe('How it was opened: a one-time link or a pasted token'),
+    userAgent: z.string().nullable().describe('The browser’s User-Agent at sign-in (truncated)'),
+    createdAt: Timestamp,
+    lastUsedAt: NullableTimestamp.describe('Last request made with it (minute precision)'),
+    expiresAt: Timestamp,
+    current: z.boolean().describe('True for the session making this request'),
+  })
+  .describe('A live dashboard session');
+export const SessionList = z.object({ sessions: z.array(Session) });
+
+export const IdInput = z.object({ id: z.string().min(1).max(100).describe('Id from the matching list') }).strict();
+export const Revoked = z.object({ revoked: z.literal(true) }).describe('The item was revoked; it stops working on the next request');
+
+export const TokenRow = z
+  .object({
+    id: z.string().describe('Token id (for revoking)'),
+    name: z.string().describe('What the token is for'),
+    createdAt: Timestamp,
+    lastUsedAt: NullableTimestamp.describe('Last request made with it, where recorded'),
+    revokedAt: NullableTimestamp,
+  })
+  .describe('A personal access token (never the secret)');
+export const TokenList = z.object({ tokens: z.array(TokenRow) });
+export const CreateTokenInput = z
+  .object({ name: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "Claude Desktop"') })
+  .strict();
+export const CreatedToken = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: Timestamp,
+    token: z.string().describe('The token itself (cfp_…): shown this once, only its fingerprint is stored'),
+  })
+  .describe('A new token');
+
+export const ConnectionRow = z
+  .object({
+    provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF'),
+    account: z.string().describe('Username (chess.com, lichess) or ECF rating code'),
+    hasToken: z.boolean().describe('Whether a lichess API token is stored (the token itself is never returned)'),
+    status: z.enum(['never-synced', 'syncing', 'ok', 'error']),
+    statusMessage: z.string().nullable().describe('What the last sync said (an error or a note)'),
+    connectedAt: Timestamp,
+    lastSyncedAt: NullableTimestamp,
+  })
+  .describe('A connected source');
+export const ConnectionList = z.object({ connections: z.array(ConnectionRow) });
+export const ProviderInput = z.object({ provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF') }).strict();
+export const ConnectInput = z
+  .object({
+    provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF'),
+    account: z.string().trim().min(1).max(100).describe('chess.com or lichess username, or ECF rating code (e.g. 120787J)'),
+    token: z
+      .string()
+      .trim()
+      .max(200)
+      .nullable()
+      .optional()
+      .describe('lichess only: a personal API token (lip_…) for faster syncs; null removes it; absent keeps it'),
+  })
+  .strict();
+export const Removed = z.object({ removed: z.literal(true) }).describe('Removed; games already stored stay');
+
+export const SyncInput = z.object({ provider: SyncedProvider.optional().describe('Only this source (default: every connection)') }).strict();
+export const SyncSourceResult = z.object({
+  provider: SyncedProvider,
+  ok: z.boolean(),
+  error: z.string().nullable(),
+  fetched: z.number().int(),
+  stored: z.number().int(),
+});
+export const SyncRun = z
+  .object({
+    state: z.enum(['idle', 'running', 'done']).describe('idle: none since start; running; done: the last run finished'),
+    startedAt: NullableTimestamp,
+    finishedAt: NullableTimestamp,
+    progress: z
+      .object({
+        provider: SyncedProvider,
+        phase: z.string().describe('What is happening now, e.g. "archive 2025/03"'),
+        fetched: z.number().int(),
+        stored: z.number().int(),
+        done: z.number().int().nullable().describe('Work units done, where the source tells (chess.com months)'),
+        total: z.number().int().nullable(),
+      })
+      .nullable()
+      .describe('The latest progress report of the running sync'),
+    results: z.array(SyncSourceResult).describe('One entry per source finished in this run'),
+  })
+  .describe('The dashboard’s “sync now” run for this account');
+
+export const ReviewQueueStatus = z
+  .object({
+    queued: z.number().int().describe('This account’s reviews waiting'),
+    running: z.number().int(),
+    complete: z.number().int(),
+    failed: z.number().int(),
+    active: z
+      .array(
+        z.object({
+          jobId: z.string(),
+          subjectKind: z.enum(['game', 'study']),
+          subjectId: z.string().describe('Game or study-game id'),
+          status: z.enum(['queued', 'running']),
+          position: z.number().int().describe('Place in the shared queue, 1 = next or running'),
+          createdAt: Timestamp,
+        }),
+      )
+      .describe('Queued and running reviews, oldest first'),
+  })
+  .describe('Review queue status for this account');
+
+export const ClaudeConfig = z
+  .object({
+    mcpUrl: z.string().describe('This server’s MCP endpoint'),
+    stdio: z.unknown().describe('claude_desktop_config.json for the stdio transport, exactly what `chess-footprint claude-config` prints (token placeholder)'),
+    http: z.unknown().describe('for MCP clients that speak streamable HTTP: this server\'s MCP URL and the bearer header (token placeholder)'),
+    tokenPlaceholder: z.string().describe('The text to replace with a token created above'),
+  })
+  .describe('Ready-to-paste Claude Desktop configuration');
+
+export const EmailStatus = z
+  .object({
+    configured: z.boolean().describe('Whether SMTP is set (CFP_SMTP_HOST and CFP_SMTP_FROM)'),
+    host: z.string().nullable(),
+    port: z.number().int().nullable(),
+    tls: z.string().nullable().describe('starttls, implicit or none'),
+    from: z.string().nullable(),
+    authenticated: z.boolean().describe('Whether a user name is set (the password is never shown)'),
+    recipient: z.string().describe('Where the weekly report goes: the account’s email'),
+  })
+  .describe('Weekly report email settings (read from the environment)');

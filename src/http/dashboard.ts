@@ -1,0 +1,89 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { AppDeps } from '../context.js';
+import { packageRoot } from '../paths.js';
+import { sessionCookieAuth } from './sessionAuth.js';
+import { settingsRouter } from './settings/router.js';
+import { SETTINGS_ROUTES } from './settings/routes.js';
+import { SyncRuns } from './settings/syncRuns.js';
+import type { SettingsRoute } from './settings/route.js';
+
+/** Where `npm run build` puts the client (web/build.ts). */
+export const DASHBOARD_DIR = join(packageRoot, 'dist', 'web');
+
+/**
+ * No inline script or style, nothing from another origin: the page runs only the bundle this server
+ * ships. `img-src data:` is not needed (boards and charts are inline SVG built through the DOM).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The client-side routes (web/main.ts): each serves the same HTML shell. */
+const PAGES = ['/', '/games', '/games/:id', '/openings', '/insights', '/study', '/coaching', '/library', '/library/:slug', '/tournaments', '/settings'];
+
+function securityHeaders(res: Response): void {
+  res.set({
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    // The sign-in link carries its code in the query: never let it leave in a Referer.
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  });
+}
+
+export interface Dashboard {
+  /** Accepts the session cookie (origin-checked) on /api/v1; mount before the REST routes. */
+  auth: Router;
+  /** The settings API, the client's files and its pages. */
+  router: Router;
+  /** The settings routes, for the OpenAPI document. */
+  routes: readonly SettingsRoute[];
+  /** Stops a "sync now" in progress. */
+  stop(): void;
+}
+
+/** The local web dashboard: a client of the REST API plus the settings API (not MCP tools). */
+export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
+  const syncRuns = new SyncRuns(deps);
+  const routes = SETTINGS_ROUTES;
+  const auth = express.Router();
+  auth.use('/api/v1', sessionCookieAuth(deps, baseUrl));
+
+  const router = express.Router();
+  router.use('/api/v1/settings', sessionCookieAuth(deps, baseUrl));
+  router.use(settingsRouter(routes, deps, baseUrl, syncRuns));
+  router.use(
+    '/assets',
+    (_req: Request, res: Response, next: NextFunction) => {
+      securityHeaders(res);
+      next();
+    },
+    express.static(join(DASHBOARD_DIR, 'assets'), { index: false, maxAge: 0 }),
+  );
+  // Read per request only when missing, so a dashboard built after the server started is found.
+  let shell: string | null = null;
+  const page = (req: Request, res: Response, next: NextFunction) => {
+    // `/` also answers API clients with the JSON index; a browser asking for HTML gets the dashboard.
+    if (req.accepts(['json', 'html']) !== 'html') return next();
+    const file = join(DASHBOARD_DIR, 'index.html');
+    if (shell === null && existsSync(file)) shell = readFileSync(file, 'utf8');
+    securityHeaders(res);
+    res.set('Cache-Control', 'no-store');
+    if (shell === null) return void res.status(503).type('text/plain').send('The dashboard is not built: run `npm run build` (or `npm ci`) in the chess-footprint folder.');
+    res.type('html').send(shell);
+  };
+  for (const path of PAGES) router.get(path, page);
+  return { auth, router, routes, stop: () => syncRuns.stop() };
+}

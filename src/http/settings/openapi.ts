@@ -1,0 +1,71 @@
+import { pathParams } from '../../../tools/defineTool.js';
+import { zodJsonSchema, type JsonSchema } from '../../facade/jsonSchema.js';
+import type { SettingsRoute } from './route.js';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad request: the error names the field or the problem',
+  401: 'Not signed in: no valid session cookie or bearer token',
+  403: 'The session cookie came from another origin (Origin check); use a bearer token',
+  404: 'Not found (identical for unknown ids and ids of another account)',
+  409: 'A sync is already running for this account',
+  415: 'Content-Type must be application/json',
+};
+
+const pascal = (id: string) =>
+  id
+    .split('_')
+    .map((s) => s[0].toUpperCase() + s.slice(1))
+    .join('');
+
+/**
+ * OpenAPI paths and component schemas of the settings API, under the tag `settings` and without
+ * `x-mcp-tool`: these operations are not MCP tools.
+ */
+export function settingsOpenApi(routes: readonly SettingsRoute[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, unknown> = {};
+  for (const route of routes) {
+    const input = zodJsonSchema(route.input, 'input');
+    const inPath = new Set(pathParams(route.path));
+    const props = input.properties ?? {};
+    const parameters = [...inPath].map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      description: (props[name] as JsonSchema | undefined)?.description,
+      schema: { ...(props[name] as JsonSchema), description: undefined },
+    }));
+    const bodyProps = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.has(name)));
+    const takesBody = route.method === 'POST' || route.method === 'PUT';
+    const bodyRequired = (input.required ?? []).filter((n) => !inPath.has(n));
+    const name = `${pascal(route.operationId)}Result`;
+    schemas[name] = zodJsonSchema(route.output, 'output');
+    const responses: Record<string, unknown> = {
+      [route.status ?? 200]: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
+    };
+    for (const status of route.errors) {
+      responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    paths[route.path] ??= {};
+    paths[route.path][route.method.toLowerCase()] = JSON.parse(
+      JSON.stringify({
+        operationId: route.operationId,
+        summary: route.summary,
+        description: route.description,
+        tags: ['settings'],
+        ...(parameters.length ? { parameters } : {}),
+        ...(takesBody && Object.keys(bodyProps).length
+          ? {
+              requestBody: {
+                required: bodyRequired.length > 0,
+                content: { 'application/json': { schema: { ...input, properties: bodyProps, required: bodyRequired.length ? bodyRequired : undefined } } },
+              },
+            }
+          : {}),
+        responses,
+        security: route.access === 'public' ? [] : [{ sessionCookie: [] }, { bearerAuth: [] }],
+      }),
+    );
+  }
+  return { paths, schemas };
+}

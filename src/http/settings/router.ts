@@ -1,0 +1,85 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { pathParams } from '../../../tools/defineTool.js';
+import { bearerToken, verifyToken } from '../../auth/tokens.js';
+import type { AppDeps } from '../../context.js';
+import { ApiError, Messages } from '../../errors.js';
+import { describeIssues } from '../../facade/invoke.js';
+import { expressPath } from '../rest.js';
+import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
+import type { SettingsCtx, SettingsRoute } from './route.js';
+import type { SyncRuns } from './syncRuns.js';
+
+/** Settings bodies are a name, a username or a token: a few kilobytes at most. */
+const SETTINGS_BODY_LIMIT = '16kb';
+
+function fail(res: Response, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.status(status).set(headers).json({ error: message });
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The settings API (/api/v1/settings/…), derived from the route list like the REST facade is from
+ * the tools: a session cookie (origin-checked by sessionCookieAuth, mounted before this router) or a
+ * bearer token authenticates; input is validated
+ * once with the route's zod schema; errors are `{error}` with their status.
+ */
+export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, baseUrl: string, syncRuns: SyncRuns): Router {
+  const router = express.Router();
+  const json = express.json({ limit: SETTINGS_BODY_LIMIT, type: () => true });
+  const secure = baseUrl.startsWith('https:');
+  for (const route of routes) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const params = pathParams(route.path);
+    const takesBody = route.method === 'POST' || route.method === 'PUT';
+    router[method](
+      expressPath(route.path),
+      (req: Request, res: Response, next: NextFunction) => {
+        // Sign-in sets a cookie: a browser on another origin may not ask for one (login CSRF).
+        if (route.access === 'public' && req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) return fail(res, 403, crossOriginMessage);
+        if (takesBody && hasBody(req) && !req.is('application/json')) return fail(res, 415, 'Content-Type must be application/json');
+        if (!takesBody && hasBody(req)) return fail(res, 400, `${route.method} takes no request body`);
+        if (Object.keys(req.query).length) return fail(res, 400, `unexpected query parameter(s): ${Object.keys(req.query).join(', ')}`);
+        next();
+      },
+      ...(takesBody ? [json] : []),
+      async (req: Request, res: Response) => {
+        let user = res.locals.session?.user ?? null;
+        const sessionId: string | null = res.locals.session?.sessionId ?? null;
+        if (!user && req.headers.authorization !== undefined) user = verifyToken(deps.store, bearerToken(req.headers.authorization));
+        if (route.access === 'signed-in' && !user) return fail(res, 401, Messages.unauthorized, { 'WWW-Authenticate': 'Bearer' });
+        const body: unknown = takesBody && hasBody(req) ? req.body : {};
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(res, 400, 'the body must be a JSON object');
+        const clash = params.find((p) => p in body);
+        if (clash) return fail(res, 400, `unexpected field(s): ${clash} (it belongs in the path)`);
+        const input: Record<string, unknown> = { ...body };
+        for (const p of params) input[p] = req.params[p];
+        const parsed = route.input.safeParse(input);
+        if (!parsed.success) return fail(res, 400, describeIssues(parsed.error));
+        const ctx: SettingsCtx = {
+          deps,
+          user,
+          sessionId,
+          userAgent: req.headers['user-agent'] ?? null,
+          baseUrl,
+          syncRuns,
+          setSessionCookie: (value) => void res.append('Set-Cookie', sessionCookie(value, secure)),
+          clearSessionCookie: () => void res.append('Set-Cookie', clearedSessionCookie(secure)),
+        };
+        try {
+          const result = await route.handler(ctx, parsed.data);
+          // Nothing the settings API answers may be cached: tokens are shown once, statuses change.
+          res.status(route.status ?? 200).set('Cache-Control', 'no-store').json(result);
+        } catch (err) {
+          if (err instanceof ApiError) return fail(res, err.status, err.message, err.headers);
+          console.error(`[${route.operationId}]`, err);
+          fail(res, 500, 'internal error; the server log has details');
+        }
+      },
+    );
+  }
+  return router;
+}

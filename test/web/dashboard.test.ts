@@ -1,0 +1,259 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildDashboard } from '../../web/build.js';
+import { signInLink } from '../../src/cli/signInLink.js';
+import { seedDemo } from '../../src/demo/index.js';
+import type { User } from '../../src/context.js';
+import type { Listening } from '../../src/http/listen.js';
+import { importPgnLines } from '../../src/services/imports.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
+import { rest, startServer } from '../helpers/server.js';
+import { findChromium, launchChromium } from './browser.js';
+
+// The dashboard in a real headless Chromium (Debian's, through puppeteer-core) on a demo store:
+// the walk the issue lists. Screenshots of every page go to test/output/ for a person to look at.
+
+const chromium = findChromium();
+const inCi = Boolean(process.env.CI) && !['false', '0'].includes(process.env.CI!);
+if (!chromium && inCi) throw new Error('CI=true but no Chromium at /usr/bin/chromium: .ci/run installs it with apt-get');
+if (!chromium) console.warn('dashboard browser tests skipped: no Chromium found (install Debian’s `chromium` or set CFP_CHROMIUM)');
+
+const OUTPUT = join(import.meta.dirname, '..', 'output');
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+let app: TestApp;
+let sources: FixtureServer;
+let server: Listening;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let owner: User;
+let token: string;
+let reviewedId: string;
+const dialogs: string[] = [];
+const pageErrors: string[] = [];
+
+async function newPage(context?: Awaited<ReturnType<Browser['createBrowserContext']>>): Promise<Page> {
+  const page = await (context ?? browser).newPage();
+  await page.setViewport({ width: 1200, height: 900 });
+  page.setDefaultTimeout(15_000);
+  page.on('dialog', async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 40[13]/.test(m.text())) pageErrors.push(m.text());
+  });
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT, `${name}.png`) as `${string}.png`, fullPage: true });
+
+describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    await buildDashboard();
+    sources = await startFixtureServer();
+    app = makeTestApp({
+      now: '2026-11-21T12:00:00Z',
+      env: {
+        CFP_ENGINE_NODES: '2000',
+        CFP_ENGINE_WORKERS: '1',
+        // Sync now talks to a local server that knows no account (404): nothing leaves loopback.
+        CFP_CHESSCOM_URL: sources.url,
+        CFP_LICHESS_URL: sources.url,
+        CFP_ECF_URL: sources.url,
+        CFP_CHESSRESULTS_URL: sources.url,
+      },
+    });
+    ({ user: owner, token } = await seedDemo(app.deps, { games: 60, seed: 5, log: () => {} }));
+    // One demo review, by the bundled engine at a small node budget (the demo queues five).
+    await app.deps.runtime.reviews.runOnce();
+    reviewedId = (app.deps.store.sqlite.prepare("SELECT subject_id AS id FROM review_jobs WHERE status = 'complete'").get() as { id: string }).id;
+    // A game whose source-supplied names are hostile markup, imported like any PGN.
+    const pgn = `[Event "<script>alert(2)</script>"]\n[Site "?"]\n[Date "2026.11.19"]\n[White "Demo Player"]\n[Black "${HOSTILE}"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n`;
+    const report = await importPgnLines(app.deps, owner, pgn.split('\n'), { as: 'white' });
+    expect(report.imported).toBe(1);
+    server = await startServer(app);
+    ({ browser, close: closeBrowser } = await launchChromium(chromium!));
+    page = await newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.close();
+    await sources?.close();
+    await app?.close();
+  });
+
+  test('the one-time link signs in, leaves no code in the address, sets an HttpOnly SameSite=Strict cookie, and works once', async () => {
+    const link = signInLink(app.deps, server.url, owner.id);
+    await page.goto(link);
+    await page.waitForSelector('[data-testid="rating-chart"]');
+    expect(page.url()).toBe(`${server.url}/`);
+    const [cookie] = await page.cookies();
+    expect(cookie).toMatchObject({ name: 'cfp_session', httpOnly: true, sameSite: 'Strict' });
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    // The same link in another (fresh) browser context is refused.
+    const other = await browser.createBrowserContext();
+    const second = await newPage(other);
+    await second.goto(link);
+    await second.waitForSelector('[data-testid="signin-token"]');
+    expect(await second.$eval('[role="alert"]', (e) => e.textContent)).toMatch(/not valid/);
+    await shot(second, 'signin');
+    await other.close();
+  });
+
+  test('overview: one line per provider × time class, and the range selector redraws it', async () => {
+    const lines = (await rest(server.url, '/api/v1/me/ratings?range=1y', { token })).body.lines.filter((l: { points: unknown[] }) => l.points.length > 0);
+    expect(await page.$$eval('[data-testid="rating-chart"] path.series', (p) => p.length)).toBe(lines.length);
+    await shot(page, 'overview');
+    const all = (await rest(server.url, '/api/v1/me/ratings?range=all', { token })).body.lines.filter((l: { points: unknown[] }) => l.points.length > 0);
+    await page.select('[data-testid="rating-range"]', 'all');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="rating-chart"] path.series').length === n && document.querySelector('[data-testid="rating-chart"]')?.getAttribute('aria-label') === 'ratings, all', {}, all.length);
+    expect(all.length).toBeGreaterThan(0);
+  });
+
+  test('games: a page of rows, a filter that narrows them, and a hostile opponent name shown as text', async () => {
+    await page.goto(`${server.url}/games`);
+    await page.waitForSelector('[data-testid="games-row"]');
+    expect(await page.$$eval('[data-testid="games-row"]', (r) => r.length)).toBe(50);
+    await shot(page, 'games');
+    const losses = (await rest(server.url, '/api/v1/me/games?result=loss', { token })).body.total as number;
+    await page.select('[data-testid="filter-result"]', 'loss');
+    await page.click('[data-testid="filter-apply"]');
+    await page.waitForFunction(() => location.search === '?result=loss');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="games-row"]').length === n, {}, Math.min(50, losses));
+    expect(await page.$$eval('[data-testid="games-row"] td.result', (c) => [...new Set(c.map((x) => x.textContent))])).toEqual(['loss']);
+
+    await page.goto(`${server.url}/games?opponent=${encodeURIComponent('<img')}`);
+    await page.waitForSelector('[data-testid="games-row"]');
+    expect(await page.$$eval('[data-testid="games-row"] td.opponent', (c) => c.map((x) => x.textContent))).toEqual([HOSTILE]);
+    expect(await page.$$eval('main img, main script', (n) => n.length)).toBe(0);
+    await page.click('[data-testid="games-row"] a');
+    await page.waitForSelector('[data-testid="board"]');
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe(`You – ${HOSTILE}`);
+    expect(await page.$eval('main', (e) => e.textContent)).toContain('<script>alert(2)</script>');
+    expect(await page.$$eval('main img, main script', (n) => n.length)).toBe(0);
+    await shot(page, 'game-hostile-names');
+    expect(dialogs).toEqual([]);
+    // Unreviewed: Request review queues it and shows its place in the shared queue (no worker runs in this test).
+    await page.click('[data-testid="request-review"]');
+    await page.waitForFunction(() => /^Queued: place \d+ in the review queue$/.test(document.querySelector('[data-testid="review-status"]')?.textContent ?? ''));
+    const queue = (await rest(server.url, '/api/v1/settings/reviews', { token })).body;
+    const id = new URL(page.url()).pathname.split('/').at(-1);
+    const mine = queue.active.find((j: { subjectId: string }) => j.subjectId === id);
+    expect(await page.$eval('[data-testid="review-status"]', (e) => e.textContent)).toBe(`Queued: place ${mine.position} in the review queue`);
+  });
+
+  test('a reviewed game: keys step the board through the moves and the graph marks the ply; moments hide the best move until asked', async () => {
+    const analysis = (await rest(server.url, `/api/v1/me/games/${reviewedId}/analysis?limit=120`, { token })).body;
+    const moments = (await rest(server.url, `/api/v1/me/games/${reviewedId}/critical-moments`, { token })).body;
+    await page.goto(`${server.url}/games/${reviewedId}`);
+    await page.waitForSelector('[data-testid="eval-graph"]');
+    const fen = () => page.$eval('[data-testid="board"]', (b) => b.getAttribute('data-fen'));
+    const graphPly = () => page.$eval('[data-testid="eval-graph"]', (g) => g.getAttribute('data-ply'));
+    expect(await fen()).toBe(analysis.plies[0].fenBefore);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    expect(await fen()).toBe(analysis.plies[2].fenAfter);
+    expect(await graphPly()).toBe('3');
+    await page.keyboard.press('ArrowLeft');
+    expect(await fen()).toBe(analysis.plies[1].fenAfter);
+    expect(await graphPly()).toBe('2');
+    // The eval graph has one column per analysed ply; clicking one jumps there.
+    expect(await page.$$eval('[data-testid="eval-graph"] .eval-hit', (r) => r.length)).toBe(analysis.plyCount);
+    await page.click('[data-testid="eval-graph"] .eval-hit[data-ply="6"]');
+    expect(await fen()).toBe(analysis.plies[5].fenAfter);
+
+    expect(await page.$$eval('[data-testid="moment"]', (m) => m.length)).toBe(moments.count);
+    if (moments.count > 0) {
+      const first = moments.moments[0];
+      const hidden = await page.$eval('[data-testid="moment"] .answer', (a) => a.classList.contains('hidden'));
+      expect(hidden).toBe(true);
+      await page.click('[data-testid="moment-reveal"]');
+      expect(await page.$eval('[data-testid="moment"] .answer', (a) => a.textContent)).toContain(`Best: ${first.bestMove.san}`);
+    }
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
+    await shot(page, 'game');
+  });
+
+  test('settings: a token created in the page works against the REST API until it is revoked', async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.waitForSelector('[data-testid="token-name"]');
+    const before = await page.$$eval('[data-testid="token-row"]', (r) => r.length);
+    await page.type('[data-testid="token-name"]', 'browser test');
+    await page.click('[data-testid="token-create"]');
+    await page.waitForSelector('[data-testid="token-created"]');
+    const created = (await page.$eval('[data-testid="token-created"]', (e) => e.textContent))!;
+    expect(created).toMatch(/^cfp_[A-Za-z0-9_-]{43}$/);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="token-row"]').length === n, {}, before + 1);
+    expect((await rest(server.url, '/api/v1/me', { token: created })).status).toBe(200);
+    await shot(page, 'settings');
+    const row = (await page.$$('[data-testid="token-row"]')).at(-1)!;
+    expect(await row.evaluate((r) => r.textContent)).toContain('browser test');
+    await (await row.$('[data-testid="token-revoke"]'))!.click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="token-row"]')].at(-1)?.classList.contains('revoked'));
+    const after = await rest(server.url, '/api/v1/me', { token: created });
+    expect(after.status).toBe(401);
+  });
+
+  test('sync now shows progress and the outcome of each source', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid="sync-now"]');
+    // chess.com's archive list answers slowly, so the page shows the run in progress first.
+    sources.route('prefix:/pub/player/', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
+    });
+    await page.click('[data-testid="sync-now"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="sync-status"]')?.textContent?.startsWith('chess.com: archives'));
+    expect(await page.$eval('[data-testid="sync-now"]', (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    await page.waitForSelector('[data-testid="sync-status"][data-state="done"]', { timeout: 20_000 });
+    const text = await page.$eval('[data-testid="sync-status"]', (e) => e.textContent);
+    // The local source server knows none of the demo accounts: every source reports its 404.
+    expect(text).toContain('chess.com: failed — chess.com does not know this account (HTTP 404)');
+    expect(text).toContain('lichess: failed');
+    expect(sources.requests.length).toBeGreaterThan(0);
+  });
+
+  test('every other page renders without a script error or CSP violation', async () => {
+    const slug = 'morphy-brunswick-isouard-1858';
+    for (const [path, name, selector] of [
+      ['/openings', 'openings', 'main h1'],
+      ['/insights', 'insights', 'svg.bars'],
+      ['/study', 'study', 'main table'],
+      ['/coaching', 'coaching', '[data-testid="board"]'],
+      ['/library', 'library', 'main table'],
+      [`/library/${slug}`, 'library-game', '[data-testid="board"]'],
+      ['/tournaments', 'tournaments', 'main form'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForSelector(selector);
+      await shot(page, name);
+    }
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+
+  test('sign out, then sign in by pasting a token', async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.waitForSelector('[data-testid="sign-out"]');
+    await page.click('[data-testid="sign-out"]');
+    await page.waitForSelector('[data-testid="signin-token"]');
+    expect((await page.goto(`${server.url}/api/v1/me`))!.status()).toBe(401);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid="signin-token"]');
+    await page.type('[data-testid="signin-token"]', token);
+    await page.click('[data-testid="signin-submit"]');
+    await page.waitForSelector('[data-testid="rating-chart"]');
+    expect(await page.$eval('.who', (e) => e.textContent)).toBe('Demo Player');
+    expect(page.url()).not.toContain('cfp_');
+  });
+});

@@ -1,0 +1,144 @@
+import { api, ApiFailure, whenSignedOut } from './api.js';
+import { clear, h, link } from './dom.js';
+import { coachingPage, studyPage } from './pages/coaching.js';
+import { gamePage } from './pages/game.js';
+import { gamesPage } from './pages/games.js';
+import { insightsPage, openingsPage } from './pages/insights.js';
+import { libraryGamePage, libraryPage } from './pages/library.js';
+import { overviewPage } from './pages/overview.js';
+import { settingsPage } from './pages/settings.js';
+import { signInPage } from './pages/signin.js';
+import { tournamentsPage } from './pages/tournaments.js';
+
+export type Page = (main: HTMLElement, params: Record<string, string>, query: URLSearchParams) => Promise<void> | void;
+
+const ROUTES: Array<[RegExp, Page, string]> = [
+  [/^\/$/, overviewPage, 'Overview'],
+  [/^\/games$/, gamesPage, 'Games'],
+  [/^\/games\/(?<id>[^/]+)$/, gamePage, 'Game'],
+  [/^\/openings$/, openingsPage, 'Openings'],
+  [/^\/insights$/, insightsPage, 'Insights'],
+  [/^\/study$/, studyPage, 'Study'],
+  [/^\/coaching$/, coachingPage, 'Coaching'],
+  [/^\/library$/, libraryPage, 'Library'],
+  [/^\/library\/(?<slug>[^/]+)$/, libraryGamePage, 'Library game'],
+  [/^\/tournaments$/, tournamentsPage, 'Tournaments'],
+  [/^\/settings$/, settingsPage, 'Settings'],
+];
+
+const NAV: Array<[string, string]> = [
+  ['/', 'Overview'],
+  ['/games', 'Games'],
+  ['/openings', 'Openings'],
+  ['/insights', 'Insights'],
+  ['/study', 'Study'],
+  ['/coaching', 'Coaching'],
+  ['/library', 'Library'],
+  ['/tournaments', 'Tournaments'],
+  ['/settings', 'Settings'],
+];
+
+const root = document.getElementById('app')!;
+let account: { displayName: string; email: string } | null = null;
+// Each navigation gets a number; a page that finishes loading after the next navigation is dropped.
+let generation = 0;
+export const isCurrent = (g: number) => g === generation;
+export const currentGeneration = () => generation;
+
+export function navigate(path: string, replace = false): void {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  void render();
+}
+
+async function signOut(): Promise<void> {
+  await api('/api/v1/settings/session', { method: 'DELETE' }).catch(() => {});
+  account = null;
+  navigate('/', true);
+}
+
+function shell(main: HTMLElement): HTMLElement {
+  const here = location.pathname;
+  return h(
+    'div',
+    { class: 'shell' },
+    h(
+      'header',
+      {},
+      h('a', { href: '/', 'data-link': true, class: 'brand' }, 'chess-footprint'),
+      h('nav', {}, ...NAV.map(([href, label]) => h('a', { href, 'data-link': true, class: (href === '/' ? here === '/' : here.startsWith(href)) ? 'active' : '' }, label))),
+      h('span', { class: 'who' }, account?.displayName ?? ''),
+      h('button', { type: 'button', class: 'link', 'data-testid': 'sign-out', onclick: () => void signOut() }, 'Sign out'),
+    ),
+    main,
+  );
+}
+
+async function render(): Promise<void> {
+  const g = ++generation;
+  const query = new URLSearchParams(location.search);
+  // A one-time sign-in link: exchange the code by POST, then take it out of the address bar.
+  const code = query.get('code');
+  if (code) {
+    history.replaceState(null, '', location.pathname === '/' ? '/' : location.pathname);
+    try {
+      const me = await api('/api/v1/settings/session', { method: 'POST', body: { code } });
+      account = me.account;
+    } catch (err) {
+      account = null;
+      return renderSignIn(err instanceof ApiFailure ? err.message : String(err));
+    }
+  }
+  if (!account) {
+    try {
+      account = (await api('/api/v1/settings/session')).account;
+    } catch {
+      return renderSignIn(null);
+    }
+  }
+  if (!isCurrent(g)) return;
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  const main = h('main', { id: 'main' });
+  clear(root);
+  root.append(shell(main));
+  const route = ROUTES.find(([re]) => re.test(path));
+  if (!route) {
+    main.append(h('h1', {}, 'Not found'), h('p', {}, 'No page at this address. '), link('/', 'Back to the overview'));
+    return;
+  }
+  const [re, page, title] = route;
+  document.title = `${title} · chess-footprint`;
+  const params = (re.exec(path)!.groups ?? {}) as Record<string, string>;
+  try {
+    await page(main, params, new URLSearchParams(location.search));
+  } catch (err) {
+    if (!isCurrent(g)) return;
+    main.append(h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
+  }
+}
+
+function renderSignIn(message: string | null): void {
+  clear(root);
+  document.title = 'Sign in · chess-footprint';
+  root.append(
+    signInPage(message, (me) => {
+      account = me;
+      navigate(location.pathname, true);
+    }),
+  );
+}
+
+whenSignedOut(() => {
+  account = null;
+  renderSignIn('You were signed out.');
+});
+
+// Client-side routing: same-origin links marked data-link.
+document.addEventListener('click', (e) => {
+  const a = (e.target as Element | null)?.closest?.('a[data-link]') as HTMLAnchorElement | null;
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute('href')!);
+});
+window.addEventListener('popstate', () => void render());
+void render();

@@ -1,0 +1,77 @@
+import { api } from '../api.js';
+import { h, link } from '../dom.js';
+import { day, providerName } from '../format.js';
+import { navigate } from '../main.js';
+
+const SORTS = ['date-desc', 'date-asc', 'accuracy-desc', 'accuracy-asc'];
+const CHOICES: Record<string, string[]> = {
+  provider: ['siteA', 'siteB', 'fed', 'manual', 'pgn'],
+  result: ['win', 'draw', 'loss'],
+  colour: ['white', 'black'],
+  timeClass: ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'daily', 'correspondence', 'standard'],
+};
+const TEXT_FIELDS: Array<[string, string, string]> = [
+  ['q', 'Search', 'search'],
+  ['opponent', 'Opponent', 'text'],
+  ['opening', 'Opening starts with', 'text'],
+  ['lineMoves', 'Line (SAN moves)', 'text'],
+  ['from', 'From', 'date'],
+  ['to', 'To', 'date'],
+];
+
+/** The games list with the spec's filters; the filters live in the address so a view can be linked. */
+export async function gamesPage(main: HTMLElement, _params: Record<string, string>, query: URLSearchParams): Promise<void> {
+  const form = h('form', { class: 'filters', 'data-testid': 'games-filters' });
+  for (const [name, label, type] of TEXT_FIELDS) {
+    form.append(h('label', {}, label, h('input', { name, type, value: query.get(name) ?? '', 'data-testid': `filter-${name}` })));
+  }
+  for (const [name, values] of Object.entries(CHOICES)) {
+    const select = h('select', { name, 'data-testid': `filter-${name}` }, h('option', { value: '' }, 'any'), ...values.map((v) => h('option', { value: v, selected: query.get(name) === v }, name === 'provider' ? providerName(v) : v)));
+    form.append(h('label', {}, name === 'timeClass' ? 'Time class' : name[0].toUpperCase() + name.slice(1), select));
+  }
+  form.append(h('label', {}, 'Sort', h('select', { name: 'sort' }, ...SORTS.map((v) => h('option', { value: v, selected: (query.get('sort') ?? 'date-desc') === v }, v)))));
+  form.append(h('button', { type: 'submit', 'data-testid': 'filter-apply' }, 'Apply'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const next = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) if (typeof v === 'string' && v.trim() && !(k === 'sort' && v === 'date-desc')) next.set(k, v.trim());
+    navigate(`/games${next.size ? `?${next}` : ''}`);
+  });
+
+  const input: Record<string, string> = {};
+  for (const [k, v] of query) if (k !== 'code') input[k] = v;
+  const list = await api('/api/v1/me/games', { query: input });
+  const rows = list.games.map((g: any) =>
+    h(
+      'tr',
+      { 'data-testid': 'games-row', 'data-id': g.id },
+      h('td', {}, link(`/games/${encodeURIComponent(g.id)}`, day(g.playedAt))),
+      h('td', {}, providerName(g.provider)),
+      h('td', {}, g.timeClass ?? '—'),
+      h('td', {}, g.colour),
+      h('td', { class: `result ${g.result}` }, g.result),
+      h('td', { class: 'opponent' }, g.opponent ?? '—', g.opponentRating ? ` (${g.opponentRating})` : ''),
+      h('td', {}, g.opening ?? g.event ?? '—'),
+      h('td', { class: 'num' }, g.movesCount || '—'),
+      h('td', { class: 'num' }, g.accuracy ?? '—'),
+    ),
+  );
+  const page = list.page as number;
+  const pageLink = (p: number, text: string) => {
+    const q = new URLSearchParams(query);
+    q.set('page', String(p));
+    return link(`/games?${q}`, text);
+  };
+  main.append(
+    h('h1', {}, 'Games'),
+    form,
+    h('p', { class: 'muted', 'data-testid': 'games-total' }, `${list.total} game(s) · page ${page} of ${list.pageCount}`),
+    h(
+      'table',
+      { class: 'games' },
+      h('thead', {}, h('tr', {}, ...['Date', 'Source', 'Time', 'Colour', 'Result', 'Opponent', 'Opening / event', 'Moves', 'Accuracy'].map((t) => h('th', {}, t)))),
+      h('tbody', {}, ...rows),
+    ),
+    h('nav', { class: 'pager' }, page > 1 ? pageLink(page - 1, '← Previous') : null, ' ', page < list.pageCount ? pageLink(page + 1, 'Next →') : null),
+  );
+}

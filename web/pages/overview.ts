@@ -1,0 +1,128 @@
+import { api } from '../api.js';
+import { legend, lineChart, type Series } from '../charts.js';
+import { clear, h, link, table } from '../dom.js';
+import { day, providerName, when } from '../format.js';
+
+const RANGES = ['30d', '90d', '1y', 'all'] as const;
+
+async function ratingBlock(range: string): Promise<HTMLElement> {
+  const data = await api('/api/v1/me/ratings', { query: { range } });
+  const series: Series[] = data.lines.map((l: any) => ({
+    name: `${providerName(l.provider)} ${l.timeClass}`,
+    points: l.points.map((p: any) => ({ x: Date.parse(p.date), y: p.rating })),
+  }));
+  return h('div', {}, lineChart(series, { testid: 'rating-chart', label: `ratings, ${range}` }), legend(series));
+}
+
+function syncBlock(onDone: () => void): HTMLElement {
+  const status = h('span', { class: 'muted', 'data-testid': 'sync-status', 'aria-live': 'polite' });
+  const bar = h('progress', { max: 1, value: 0, class: 'hidden' });
+  const button = h('button', { type: 'button', 'data-testid': 'sync-now' }, 'Sync now');
+  const poll = async () => {
+    if (!document.body.contains(status)) return;
+    const run = await api('/api/v1/settings/sync');
+    if (run.state === 'running') {
+      const p = run.progress;
+      bar.classList.remove('hidden');
+      if (p?.total) {
+        bar.max = p.total;
+        bar.value = p.done ?? 0;
+      } else bar.removeAttribute('value');
+      status.textContent = p ? `${providerName(p.provider)}: ${p.phase} — ${p.fetched} fetched, ${p.stored} stored` : 'starting…';
+      setTimeout(() => void poll().catch(() => {}), 700);
+      return;
+    }
+    bar.classList.add('hidden');
+    button.disabled = false;
+    if (run.state === 'done') {
+      status.textContent = run.results.length
+        ? run.results.map((r: any) => `${providerName(r.provider)}: ${r.ok ? `${r.stored} new game(s)` : `failed — ${r.error}`}`).join('; ')
+        : 'nothing to sync: connect a source in Settings';
+      status.setAttribute('data-state', 'done');
+      onDone();
+    }
+  };
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    status.removeAttribute('data-state');
+    status.textContent = 'starting…';
+    try {
+      await api('/api/v1/settings/sync', { method: 'POST', body: {} });
+    } catch (err) {
+      status.textContent = (err as Error).message;
+    }
+    await poll();
+  });
+  return h('div', { class: 'sync' }, button, ' ', bar, ' ', status);
+}
+
+export async function overviewPage(main: HTMLElement): Promise<void> {
+  const [profile, report, queue] = await Promise.all([
+    api('/api/v1/me'),
+    api('/api/v1/me/report/latest').catch((e) => ({ error: e.message })),
+    api('/api/v1/settings/reviews'),
+  ]);
+  const connections = h('div', {});
+  const drawConnections = async () => {
+    const p = await api('/api/v1/me');
+    clear(connections);
+    connections.append(
+      p.connections.length
+        ? table(
+            ['Source', 'Account', 'Status', 'Last sync'],
+            p.connections.map((c: any) => [providerName(c.provider), c.account, c.statusMessage ? `${c.status}: ${c.statusMessage}` : c.status, when(c.lastSyncedAt)]),
+          )
+        : h('p', {}, 'No sources connected yet: ', link('/settings', 'connect chess.com, lichess or the ECF'), '.'),
+    );
+  };
+  await drawConnections();
+
+  const chart = h('div', { class: 'chart-wrap' }, await ratingBlock('1y'));
+  const rangeSelect = h('select', { 'aria-label': 'rating range', 'data-testid': 'rating-range' }, ...RANGES.map((r) => h('option', { value: r, selected: r === '1y' }, r)));
+  rangeSelect.addEventListener('change', async () => {
+    const next = await ratingBlock(rangeSelect.value);
+    clear(chart);
+    chart.append(next);
+  });
+
+  main.append(
+    h('h1', {}, profile.displayName),
+    h('p', { class: 'muted' }, `${profile.totals.games} games · member since ${day(profile.memberSince)} · last sync ${when(profile.lastSyncedAt)}`),
+    h('section', {}, h('h2', {}, 'Sources'), connections, syncBlock(() => void drawConnections())),
+    h('section', {}, h('div', { class: 'row' }, h('h2', {}, 'Ratings'), h('label', {}, 'Range ', rangeSelect)), chart),
+    h('section', {}, h('h2', {}, 'This week'), weekly(report)),
+    h('section', {}, h('h2', {}, 'Review queue'), reviewQueue(queue)),
+  );
+}
+
+function weekly(report: any): HTMLElement {
+  if (report.error) return h('p', { class: 'muted' }, report.error);
+  const rows = Object.values(report.sections ?? {}).map((s: any) => [
+    s.label,
+    s.games,
+    `${s.results.win}–${s.results.draw}–${s.results.loss}`,
+    s.ratingLines.map((l: any) => `${l.timeClass} ${l.end} (${l.delta >= 0 ? '+' : ''}${l.delta})`).join(', ') || '—',
+    s.bestWin ? h('span', {}, link(`/games/${encodeURIComponent(s.bestWin.gameId)}`, s.bestWin.opponent), ` (${s.bestWin.opponentRating ?? '?'})`) : '—',
+  ]);
+  return h(
+    'div',
+    {},
+    h('p', { class: 'muted' }, `Week ${report.weekStart} to ${report.weekEnd}`),
+    table(['Source', 'Games', 'W–D–L', 'Ratings', 'Best win'], rows),
+    report.puzzles ? h('p', {}, `Puzzles: ${report.puzzles.solved} solved of ${report.puzzles.attempts}`) : null,
+  );
+}
+
+function reviewQueue(q: any): HTMLElement {
+  return h(
+    'div',
+    { 'data-testid': 'review-queue' },
+    h('p', {}, `${q.complete} reviewed · ${q.queued} queued · ${q.running} running · ${q.failed} failed`),
+    q.active.length
+      ? table(
+          ['Subject', 'Status', 'Place in queue', 'Queued at'],
+          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [j.subjectKind === 'game' ? link(`/games/${encodeURIComponent(j.subjectId)}`, 'game') : 'study game', j.status, j.position, when(j.createdAt)]),
+        )
+      : null,
+  );
+}

@@ -1,0 +1,169 @@
+import { api } from '../api.js';
+import { clear, copyText, h } from '../dom.js';
+import { providerName, when } from '../format.js';
+
+const PROVIDERS = [
+  ['siteA', 'chess.com username'],
+  ['siteB', 'lichess username'],
+  ['fed', 'ECF rating code'],
+] as const;
+
+function errorLine(): HTMLElement {
+  return h('p', { class: 'error', role: 'alert' });
+}
+
+async function tokensSection(): Promise<HTMLElement> {
+  const box = h('section', {}, h('h2', {}, 'Personal access tokens'));
+  const list = h('tbody', {});
+  const created = h('div', {});
+  const err = errorLine();
+  const draw = async () => {
+    const { tokens } = await api('/api/v1/settings/tokens');
+    clear(list);
+    for (const t of tokens) {
+      const revoke = h('button', { type: 'button', class: 'danger', 'data-testid': 'token-revoke', disabled: Boolean(t.revokedAt) }, t.revokedAt ? 'Revoked' : 'Revoke');
+      revoke.addEventListener('click', async () => {
+        try {
+          await api(`/api/v1/settings/tokens/${encodeURIComponent(t.id)}`, { method: 'DELETE' });
+          await draw();
+        } catch (e) {
+          err.textContent = (e as Error).message;
+        }
+      });
+      list.append(h('tr', { 'data-testid': 'token-row', 'data-id': t.id, class: t.revokedAt ? 'revoked' : '' }, h('td', {}, t.name), h('td', {}, when(t.createdAt)), h('td', {}, when(t.lastUsedAt)), h('td', {}, revoke)));
+    }
+  };
+  const name = h('input', { name: 'name', required: true, maxlength: 100, placeholder: 'e.g. Claude Desktop', 'data-testid': 'token-name', 'aria-label': 'token name' });
+  const form = h('form', { class: 'inline' }, name, h('button', { type: 'submit', 'data-testid': 'token-create' }, 'Create token'));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    try {
+      const t = await api('/api/v1/settings/tokens', { method: 'POST', body: { name: name.value } });
+      name.value = '';
+      const copy = h('button', { type: 'button' }, 'Copy');
+      copy.addEventListener('click', () => void copyText(t.token, copy));
+      clear(created);
+      created.append(h('div', { class: 'notice' }, h('p', {}, `Token “${t.name}” — shown this once; copy it now:`), h('code', { 'data-testid': 'token-created', class: 'secret' }, t.token), ' ', copy));
+      await draw();
+    } catch (e) {
+      err.textContent = (e as Error).message;
+    }
+  });
+  await draw();
+  box.append(form, err, created, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Created'), h('th', {}, 'Last used'), h('th', {}, ''))), list));
+  return box;
+}
+
+async function connectionsSection(): Promise<HTMLElement> {
+  const box = h('section', {}, h('h2', {}, 'Connections'));
+  const body = h('div', {});
+  const err = errorLine();
+  const draw = async () => {
+    const { connections } = await api('/api/v1/settings/connections');
+    clear(body);
+    for (const [provider, label] of PROVIDERS) {
+      const c = connections.find((x: any) => x.provider === provider);
+      const account = h('input', { name: 'account', value: c?.account ?? '', placeholder: label, 'aria-label': label, 'data-testid': `connection-${provider}` });
+      const token = provider === 'siteB' ? h('input', { name: 'token', type: 'password', autocomplete: 'off', placeholder: c?.hasToken ? 'token stored (leave empty to keep)' : 'lichess API token (optional)', 'aria-label': 'lichess API token', 'data-testid': 'connection-siteB-token' }) : null;
+      const save = h('button', { type: 'submit' }, c ? 'Save' : 'Connect');
+      const remove = c ? h('button', { type: 'button', class: 'danger' }, 'Remove') : null;
+      const form = h(
+        'form',
+        { class: 'connection' },
+        h('strong', {}, providerName(provider)),
+        account,
+        token,
+        save,
+        remove,
+        c ? h('span', { class: 'muted' }, `${c.status}${c.statusMessage ? `: ${c.statusMessage}` : ''} · last sync ${when(c.lastSyncedAt)}`) : h('span', { class: 'muted' }, 'not connected'),
+      );
+      form.addEventListener('submit', async (e) => {
+        e.preventDefault();
+        err.textContent = '';
+        try {
+          const payload: Record<string, unknown> = { account: account.value };
+          if (token && token.value.trim()) payload.token = token.value.trim();
+          await api(`/api/v1/settings/connections/${provider}`, { method: 'PUT', body: payload });
+          await draw();
+        } catch (x) {
+          err.textContent = (x as Error).message;
+        }
+      });
+      remove?.addEventListener('click', async () => {
+        if (!confirm(`Remove the ${providerName(provider)} connection? Games already synced stay.`)) return;
+        try {
+          await api(`/api/v1/settings/connections/${provider}`, { method: 'DELETE' });
+          await draw();
+        } catch (x) {
+          err.textContent = (x as Error).message;
+        }
+      });
+      body.append(form);
+    }
+  };
+  await draw();
+  box.append(body, err);
+  return box;
+}
+
+async function sessionsSection(): Promise<HTMLElement> {
+  const box = h('section', {}, h('h2', {}, 'Signed-in sessions'));
+  const list = h('tbody', {});
+  const draw = async () => {
+    const { sessions } = await api('/api/v1/settings/sessions');
+    clear(list);
+    for (const s of sessions) {
+      const end = h('button', { type: 'button', class: 'danger' }, s.current ? 'Sign out' : 'Revoke');
+      end.addEventListener('click', async () => {
+        await api(`/api/v1/settings/sessions/${encodeURIComponent(s.id)}`, { method: 'DELETE' });
+        if (s.current) location.assign('/');
+        else await draw();
+      });
+      list.append(h('tr', { 'data-testid': 'session-row' }, h('td', {}, s.current ? 'this browser' : s.userAgent ?? 'unknown browser'), h('td', {}, s.method === 'link' ? 'sign-in link' : 'token'), h('td', {}, when(s.createdAt)), h('td', {}, when(s.lastUsedAt)), h('td', {}, end)));
+    }
+  };
+  await draw();
+  box.append(h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Browser'), h('th', {}, 'Signed in with'), h('th', {}, 'Since'), h('th', {}, 'Last used'), h('th', {}, ''))), list));
+  return box;
+}
+
+function pre(text: string): HTMLElement {
+  const copy = h('button', { type: 'button' }, 'Copy');
+  copy.addEventListener('click', () => void copyText(text, copy));
+  return h('div', { class: 'snippet' }, h('pre', {}, text), copy);
+}
+
+export async function settingsPage(main: HTMLElement): Promise<void> {
+  const [tokens, connections, sessions, claude, email] = await Promise.all([
+    tokensSection(),
+    connectionsSection(),
+    sessionsSection(),
+    api('/api/v1/settings/claude-config'),
+    api('/api/v1/settings/email'),
+  ]);
+  main.append(
+    h('h1', {}, 'Settings'),
+    tokens,
+    connections,
+    h(
+      'section',
+      {},
+      h('h2', {}, 'Claude Desktop'),
+      h('p', {}, 'Add one of these to claude_desktop_config.json, replacing ', h('code', {}, claude.tokenPlaceholder), ' with a token created above.'),
+      h('h3', {}, 'Over stdio'),
+      pre(JSON.stringify(claude.stdio, null, 2)),
+      h('h3', {}, `Over HTTP to ${claude.mcpUrl}`),
+      pre(JSON.stringify(claude.http, null, 2)),
+    ),
+    h(
+      'section',
+      {},
+      h('h2', {}, 'Weekly report email'),
+      email.configured
+        ? h('p', {}, `Sent to ${email.recipient} through ${email.host}:${email.port} (${email.tls}) from ${email.from}${email.authenticated ? ', with a login' : ''}.`)
+        : h('p', {}, `Not configured: set CFP_SMTP_HOST and CFP_SMTP_FROM (and CFP_SMTP_USER / CFP_SMTP_PASS if the server needs a login) to email the weekly report to ${email.recipient}.`),
+    ),
+    sessions,
+  );
+}
