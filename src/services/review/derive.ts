@@ -44,7 +44,8 @@ export interface ReviewDerivation {
   /** The engine's critical moments at the default filters, in brief (get_game). */
   criticalMoments: Array<z.infer<typeof CriticalMomentBrief>>;
   /**
-   * Per ply (index 0 = ply 1): who moved, its class, phase and concept ids. time_trouble is never
+   * Per ply (index 0 = ply 1): who moved, its class, phase, concept ids, the mover's accuracy and the
+   * evaluation after it (DerivedPly). time_trouble is never
    * among them (it depends on the owner's clocks, not on the engine output): readers add it.
    */
   plies: DerivedPly[];
