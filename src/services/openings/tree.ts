@@ -2,7 +2,7 @@ import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { normaliseLine } from '../games.js';
-import { ownerPawnsAfterPlies, storedAnalysisPayloads } from '../reviewReads.js';
+import { ownerPawnsAfterPlies, ownerReviewDerivations } from '../reviewReads.js';
 import { STATS_CAP } from '../stats.js';
 import { meanOf, round2, scorePercent } from '../figures.js';
 
@@ -72,8 +72,9 @@ export function openingTree(ctx: PersonalCtx, colour: Colour, moves: string): Op
   if (capped) rows.length = STATS_CAP;
 
   const ply = prefix.length; // the next move is ply `ply + 1`; the position after it is index ply + 1
-  const payloads = storedAnalysisPayloads(
+  const reviews = ownerReviewDerivations(
     ctx.store,
+    ctx.user.id,
     rows.flatMap((r) => (r.moves_key ? [r.moves_key] : [])),
   );
   const groups = new Map<string, { rows: Row[]; evals: number[] }>();
@@ -90,9 +91,9 @@ export function openingTree(ctx: PersonalCtx, colour: Colour, moves: string): Op
     }
     const g = groups.get(next) ?? { rows: [], evals: [] };
     g.rows.push(r);
-    const payload = r.moves_key ? payloads.get(r.moves_key) : undefined;
-    if (payload) {
-      const [pawns] = ownerPawnsAfterPlies(payload, colour, [ply + 1]);
+    const review = r.moves_key ? reviews.get(r.moves_key) : undefined;
+    if (review) {
+      const [pawns] = ownerPawnsAfterPlies(review, colour, [ply + 1]);
       if (pawns !== null) g.evals.push(pawns);
     }
     groups.set(next, g);

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { CriticalMomentBrief } from '../../../schemas/games.js';
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
+import { moveAccuracy } from '../../chess/accuracy.js';
+import { capCp, flip } from '../../chess/evaluation.js';
 import { selectMoments } from '../../chess/moments.js';
-import { buildPlies } from '../../chess/plyAnalysis.js';
+import { buildPlies, type AnalysedPly } from '../../chess/plyAnalysis.js';
 import { analysisAccuracy } from '../../chess/reviewAccuracy.js';
 import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type Phase } from '../../chess/types.js';
 
@@ -11,7 +13,25 @@ import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type
  * stored derivations of an older version are recomputed from the stored engine output at start
  * and on read (src/services/review/records.ts). Deterministic: the same payload gives the same figures.
  */
-export const DERIVATION_VERSION = 1;
+export const DERIVATION_VERSION = 2;
+
+/** One ply of a derivation: everything about it that follows from the engine output alone. */
+export interface DerivedPly {
+  colour: Colour;
+  classification: Classification;
+  phase: Phase | null;
+  concepts: ConceptId[];
+  /**
+   * The mover's accuracy for this move, lichess's moveAccuracy of the mover's win% before and after
+   * (lila AccuracyPercent.scala, src/chess/accuracy.ts), two decimals; null when either position has no evaluation.
+   */
+  accuracy: number | null;
+  /**
+   * The evaluation of the position after the ply, White's point of view, in centipawns clamped to
+   * ±500 (src/chess/evaluation.ts CAP_CENTIPAWNS: a mate counts as ±500); null when not analysed.
+   */
+  evalAfterCp: number | null;
+}
 
 /** Everything a review's readers need that does not depend on who owns the game. */
 export interface ReviewDerivation {
@@ -24,10 +44,11 @@ export interface ReviewDerivation {
   /** The engine's critical moments at the default filters, in brief (get_game). */
   criticalMoments: Array<z.infer<typeof CriticalMomentBrief>>;
   /**
-   * Per ply (index 0 = ply 1): who moved, its class, phase and concept ids. time_trouble is never
+   * Per ply (index 0 = ply 1): who moved, its class, phase, concept ids, the mover's accuracy and the
+   * evaluation after it (DerivedPly). time_trouble is never
    * among them (it depends on the owner's clocks, not on the engine output): readers add it.
    */
-  plies: Array<{ colour: Colour; classification: Classification; phase: Phase | null; concepts: ConceptId[] }>;
+  plies: DerivedPly[];
 }
 
 /**
@@ -42,6 +63,15 @@ export function medianDepth(a: StoredAnalysis): number {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The stored evaluation after a ply is in the side-to-move frame (the opponent of the mover): restate it for White. */
+function whiteEvalAfterCp(p: AnalysedPly): number | null {
+  const e = p.ply.evalAfter;
+  if (!e) return null;
+  const white = p.ply.colour === 'white' ? flip(e) : e;
+  return capCp(white.value) || 0;
+}
 
 /**
  * Derives a review once, from its stored engine output alone. Clocks and the owner's colour are
@@ -72,6 +102,8 @@ export function deriveReview(analysis: StoredAnalysis): ReviewDerivation {
       classification: p.ply.classification,
       phase: p.ply.phase,
       concepts: [...new Set(p.ply.concepts.map((c) => c.id))],
+      accuracy: p.winPercentBefore !== null && p.winPercentAfter !== null ? round2(moveAccuracy(p.winPercentBefore, p.winPercentAfter)) : null,
+      evalAfterCp: whiteEvalAfterCp(p),
     })),
   };
 }

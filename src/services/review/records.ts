@@ -118,6 +118,36 @@ export function ownerReviewsOf(store: Store, userId: string, keys: readonly stri
 }
 
 /**
+ * The stored derivations of the owner's reviews among `keys`, by movesKey: only what this owner
+ * reviewed (owner_reviews), and only the derivation column (the engine output is read just for a
+ * row whose derivation predates DERIVATION_VERSION, to recompute it once). Chunked under SQLite's
+ * variable limit. For the insight views, which read many reviews at once.
+ */
+export function ownerDerivations(store: Store, userId: string, keys: readonly string[]): Map<string, ReviewDerivation> {
+  const out = new Map<string, ReviewDerivation>();
+  const unique = [...new Set(keys)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const rows = store.sqlite
+      .prepare(
+        `SELECT a.moves_key AS k, a.derivation AS d, a.derivation_version AS v
+           FROM owner_reviews o JOIN analyses a ON a.moves_key = o.moves_key
+          WHERE o.user_id = ? AND o.moves_key IN (${chunk.map(() => '?').join(',')})`,
+      )
+      .all(userId, ...chunk) as Array<{ k: string; d: string | null; v: number }>;
+    for (const r of rows) {
+      if (r.d && r.v === DERIVATION_VERSION) {
+        out.set(r.k, JSON.parse(r.d) as ReviewDerivation);
+        continue;
+      }
+      const row = store.db.select({ movesKey: analyses.movesKey, payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, r.k)).get();
+      if (row) out.set(r.k, rederive(store, row));
+    }
+  }
+  return out;
+}
+
+/**
  * Brings every stored derivation to the current version, from the stored engine output (never the
  * engine). Run at start; a row read before it gets there is derived on read. Returns rows updated.
  */
