@@ -4,7 +4,8 @@ import type { Clock } from '../clock.js';
 import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
 import { sessions, signInCodes, users } from '../store/schema/index.js';
-import { fingerprint, verifyToken } from './tokens.js';
+// last_used_at, like a token's, is written at most once a minute (LAST_USED_RESOLUTION_MS): a read stays a read.
+import { fingerprint, LAST_USED_RESOLUTION_MS, verifyToken } from './tokens.js';
 
 /** A printed sign-in link works once, for ten minutes (like a notebook server's token link). */
 export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
@@ -13,8 +14,6 @@ export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
 export const SESSION_COOKIE = 'cfp_session';
 // Both secrets are 32 random bytes, base64url: 43 characters.
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-// Writing last_used_at on every request would turn each read into a write; a minute's precision is enough to list sessions.
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 const secret = () => randomBytes(32).toString('base64url');
 

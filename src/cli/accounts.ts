@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { issueToken, listTokens, revokeToken } from '../auth/tokens.js';
 import { createUser, ownerOrNamed } from '../services/accounts.js';
+import { publicBaseUrl } from '../services/reports.js';
 import { cliCommand, claudeDesktopLines } from './banner.js';
 import { signInLink } from './signInLink.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
@@ -27,8 +28,7 @@ export function registerAccountCommands(program: Command): void {
       const { token } = issueToken(deps.store, deps.clock, user.id, 'init');
       console.error(`created the owner account ${user.email} in ${deps.config.dataDir}; connect sources with \`${cliCommand()} connect siteA|siteB|fed ID\``);
       console.error(claudeDesktopLines(token, deps.config.dataDir).join('\n'));
-      const base = deps.config.publicBaseUrl ?? `http://${deps.config.host === '0.0.0.0' ? '127.0.0.1' : deps.config.host}:${deps.config.port}`;
-      console.log(`dashboard: ${signInLink(deps, base, user.id)}   (one-time sign-in link, valid 10 minutes, once \`${cliCommand()} serve\` runs)`);
+      console.log(`dashboard: ${signInLink(deps, publicBaseUrl(deps.config), user.id)}   (one-time sign-in link, valid 10 minutes, once \`${cliCommand()} serve\` runs)`);
       console.log(token);
     });
   });

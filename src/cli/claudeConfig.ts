@@ -1,7 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { packageRoot } from '../paths.js';
+import { dirname, join } from 'node:path';
 import { CliError } from './errors.js';
 
 export { SERVER_NAME, TOKEN_PLACEHOLDER, mcpServerEntry, claudeConfigJson, type McpServerEntry } from '../services/claudeConfig.js';

@@ -40,9 +40,13 @@ export function nextDueAt(now: Date): string {
   return `${addDays(lastClosedWeekEnd(now), 8)}T00:00:00.000Z`;
 }
 
-/** Base of public links: the configured public URL, else the address the server listens on. */
+/**
+ * Base of public links: the configured public URL, else the address the server listens on (a server
+ * bound to every interface, 0.0.0.0, is reached on loopback: 0.0.0.0 is not an address to open).
+ */
 export function publicBaseUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): string {
-  return (config.publicBaseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  return (config.publicBaseUrl ?? `http://${host}:${config.port}`).replace(/\/+$/, '');
 }
 
 /** Base of links in an answer: CFP_PUBLIC_URL when set, else the origin the request reached, else host:port. */

@@ -6,7 +6,6 @@ import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/db.js';
 import { reviewJobs } from '../../store/schema/index.js';
 import { engineOutput, grantReview, ownerReview, refreshDerivations, saveAnalysis, backfillOwnerReviews } from './records.js';
-import { engineLabel } from '../../engine/builds.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
 
