@@ -233,11 +233,19 @@ export function detectConcepts(x: ConceptInput): ConceptTag[] {
     else if (x.played.piece === 'p' && 'ah'.includes(x.played.from[0]) && x.moveNumber < 8) rule = 'rook_pawn';
     if (rule) out.push(tag('opening_principle', { rule, moveNumber: x.moveNumber, undevelopedMinors: undeveloped, played: x.played.san }));
   }
-  // time_trouble
-  if (x.clockSecondsBefore !== null && x.baseSeconds) {
-    const threshold = timeTroubleThreshold(x.baseSeconds);
-    if (x.clockSecondsBefore < threshold)
-      out.push(tag('time_trouble', { clockSecondsBefore: x.clockSecondsBefore, thresholdSeconds: threshold, baseSeconds: x.baseSeconds, incrementSeconds: x.incrementSeconds }));
-  }
+  const trouble = timeTroubleTag(x.clockSecondsBefore, x.baseSeconds, x.incrementSeconds);
+  if (trouble) out.push(trouble);
   return out;
+}
+
+/**
+ * time_trouble, the one detector that reads the owner's clocks rather than the engine output: a
+ * review's stored plies are derived without clocks and each reader adds this tag (src/chess/ownerPly.ts).
+ * Always the last tag of a ply.
+ */
+export function timeTroubleTag(clockSecondsBefore: number | null, baseSeconds: number | null, incrementSeconds: number | null): ConceptTag | null {
+  if (clockSecondsBefore === null || !baseSeconds) return null;
+  const threshold = timeTroubleThreshold(baseSeconds);
+  if (clockSecondsBefore >= threshold) return null;
+  return tag('time_trouble', { clockSecondsBefore, thresholdSeconds: threshold, baseSeconds, incrementSeconds });
 }

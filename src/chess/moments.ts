@@ -3,7 +3,7 @@ import { fromEngineScore, type Evaluation } from './evaluation.js';
 import { PIECE_NAME } from './material.js';
 import type { AnalysedPly } from './plyAnalysis.js';
 import { boardAt, moveRef, playUci, replayLine } from './replay.js';
-import { SEVERITIES, type Moment, type Severity } from './types.js';
+import { SEVERITIES, type Moment, type MomentSource, type Ply, type Severity } from './types.js';
 
 export type { Severity };
 
@@ -80,7 +80,7 @@ function hintsFor(p: AnalysedPly): string[] {
 }
 
 /** Builds the moment object of one analysed ply. */
-export function momentOf(p: AnalysedPly, source: 'engine' | 'derived', analysis: StoredAnalysis): Moment {
+export function momentOf(p: AnalysedPly, source: MomentSource, analysis: StoredAnalysis): Moment {
   const x = p.ply;
   const before = analysis.positions[x.ply - 1];
   const after = analysis.positions[x.ply];
@@ -170,12 +170,20 @@ export function isEngineMoment(p: AnalysedPly): boolean {
   return p.judgment === 'Blunder';
 }
 
-export function selectMoments(plies: readonly AnalysedPly[], analysis: StoredAnalysis, f: MomentFilters, userHasColour = true): MomentSelection {
+/** Which plies are moments under the filters, before any moment object is built. */
+export interface RankedMoments<P extends AnalysedPly = AnalysedPly> {
+  kept: Array<{ p: P; source: MomentSource }>;
+  matching: number;
+  matchingBySource: { engine: number; derived: number };
+  truncated: boolean;
+}
+
+export function rankMoments<P extends AnalysedPly>(plies: readonly P[], f: MomentFilters, userHasColour = true): RankedMoments<P> {
   const rank = (s: Severity) => SEVERITIES.indexOf(s);
-  const candidates: Array<{ p: AnalysedPly; source: 'engine' | 'derived'; severity: Severity }> = [];
+  const candidates: Array<{ p: P; source: MomentSource; severity: Severity }> = [];
   for (const p of plies) {
     if (f.side === 'user' && userHasColour && !p.ply.isUserMove) continue;
-    let source: 'engine' | 'derived' | null = null;
+    let source: MomentSource | null = null;
     if (isEngineMoment(p)) source = 'engine';
     else if (f.minCentipawnLoss !== undefined && p.ply.centipawnLoss >= f.minCentipawnLoss) source = 'derived';
     if (!source) continue;
@@ -189,12 +197,38 @@ export function selectMoments(plies: readonly AnalysedPly[], analysis: StoredAna
     .slice(0, f.maxMoments)
     .sort((a, b) => a.p.ply.ply - b.p.ply.ply);
   return {
-    moments: kept.map((c) => momentOf(c.p, c.source, analysis)),
+    kept: kept.map(({ p, source }) => ({ p, source })),
     matching: candidates.length,
     matchingBySource: {
       engine: candidates.filter((c) => c.source === 'engine').length,
       derived: candidates.filter((c) => c.source === 'derived').length,
     },
     truncated: candidates.length > kept.length,
+  };
+}
+
+export function selectMoments(plies: readonly AnalysedPly[], analysis: StoredAnalysis, f: MomentFilters, userHasColour = true): MomentSelection {
+  const { kept, ...counts } = rankMoments(plies, f, userHasColour);
+  return { moments: kept.map((c) => momentOf(c.p, c.source, analysis)), ...counts };
+}
+
+/** Whether a ply can ever be a moment (engine gate, or any conceded centipawn for minCentipawnLoss ≥ 1). */
+export function canBeMoment(p: AnalysedPly): boolean {
+  return isEngineMoment(p) || p.ply.centipawnLoss >= 1;
+}
+
+/**
+ * A stored owner-neutral moment (momentOf of the owner-neutral ply) as `source`, with the owner's
+ * side, clocks and time_trouble tag taken from their ply (src/chess/ownerPly.ts withOwner).
+ */
+export function ownedMoment(neutral: Moment, source: MomentSource, ownerPly: Ply): Moment {
+  return {
+    ...neutral,
+    type: source === 'engine' ? neutral.classification : null,
+    source,
+    isUserMove: ownerPly.isUserMove,
+    clockSecondsBefore: ownerPly.clockSecondsBefore,
+    timeSpentSeconds: ownerPly.timeSpentSeconds,
+    concepts: ownerPly.concepts,
   };
 }

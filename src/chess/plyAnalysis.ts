@@ -1,6 +1,6 @@
 import { classify, isSacrifice } from './classification.js';
 import type { Judgment } from './judgments.js';
-import { plyClock, type TimeControlInfo } from './clocks.js';
+import { withOwner, type PlyOwner } from './ownerPly.js';
 import { detectConcepts } from './concepts.js';
 import type { StoredAnalysis } from './engineOutput.js';
 import { flip, fromEngineScore, moveLoss, positionEval, winPercent, type Evaluation } from './evaluation.js';
@@ -10,11 +10,7 @@ import { boardAt, moveRef, playUci, replayLine, uciOf, viewBoard } from './repla
 import { analysisJudgments } from './reviewAccuracy.js';
 import type { Colour, ConceptTag, Ply } from './types.js';
 
-export interface PlyContext {
-  userColour: Colour | null;
-  /** Seconds on the clock after each ply (games.clocks), or null. */
-  clocks: ReadonlyArray<number | null> | null;
-  timeControl: TimeControlInfo | null;
+export interface PlyContext extends PlyOwner {
   /**
    * Which plies get their principal variation and alternatives replayed into SAN (default: all).
    * Replaying lines is most of the cost of a game, so views that return a page or none pass a filter;
@@ -113,7 +109,6 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       recapture: !!detail?.captured && !!previous?.captured && previous.to === detail.to,
       sacrifice: !!detail && legal && isSacrifice(viewBoard(fenAfter)!, detail),
     });
-    const clock = plyClock(ctx.clocks, ply, ctx.timeControl);
     const replyLine = posAfter?.lines[0]?.pv ?? [];
     const concepts: ConceptTag[] = detectConcepts({
       fenBefore,
@@ -125,15 +120,16 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       evalAfter,
       phase: phases[i],
       moveNumber,
-      clockSecondsBefore: clock.clockSecondsBefore,
-      baseSeconds: ctx.timeControl?.baseSeconds ?? null,
-      incrementSeconds: ctx.timeControl?.incrementSeconds ?? null,
+      // The owner's clocks are laid on by withOwner below, so the engine-only tags never depend on them.
+      clockSecondsBefore: null,
+      baseSeconds: null,
+      incrementSeconds: null,
     });
-    const plyOut: Ply = {
+    const neutral: Ply = {
       ply,
       moveNumber,
       colour,
-      isUserMove: ctx.userColour === colour,
+      isUserMove: false,
       fenBefore,
       fenAfter,
       playedMove,
@@ -154,13 +150,15 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       principalVariationTruncated: pv.truncated,
       onlyMoveMargin,
       forcedMove,
-      ...clock,
+      clockSecondsBefore: null,
+      clockSecondsAfter: null,
+      timeSpentSeconds: null,
       phase: phases[i],
       concepts,
       humanDifficulty: null,
     };
     out.push({
-      ply: plyOut,
+      ply: withOwner(neutral, ctx),
       winPercentBefore: winBefore,
       winPercentAfter: winAfter,
       winPercentLoss: winBefore !== null && winAfter !== null ? winBefore - winAfter : 0,

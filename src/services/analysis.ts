@@ -1,20 +1,18 @@
 import type { z } from 'zod';
 import { AnalysisInput, type AnalysisResponse } from '../../schemas/analysis.js';
-import type { StoredAnalysis } from '../../schemas/engine.js';
 import { CONCEPT_NOTES, DETECTORS } from '../chess/concepts.js';
-import { parseTimeControl, type TimeControlInfo } from '../chess/clocks.js';
+import { parseTimeControl } from '../chess/clocks.js';
 import { CONVENTION_NOTES } from '../chess/evaluation.js';
-import { buildPlies, type AnalysedPly } from '../chess/plyAnalysis.js';
+import { withOwner, type PlyOwner } from '../chess/ownerPly.js';
 import type { PersonalCtx } from '../context.js';
 import { ownerReview, type OwnedReview } from './review/records.js';
-import { engineLabel } from '../engine/builds.js';
+import type { ReviewView } from './review/view.js';
+import { ownedGame } from './games.js';
+import type { GameRow } from './gameWriter.js';
 
 export type { GameRow };
 
 export const MAX_PLY_LIMIT = 120;
-
-import { ownedGame } from './games.js';
-import type { GameRow } from './gameWriter.js';
 
 /** The caller's game, or the one 404 an unknown and a foreign id share. */
 export { ownedGame };
@@ -36,23 +34,22 @@ export function parseClocks(raw: string | null): Array<number | null> | null {
   }
 }
 
-/** An owned game with its analysis, fully derived. */
-export interface AnalysedGame {
+/** An owned game with its stored review view and the owner's side and clocks to lay on it. */
+export interface ReviewedGame {
   game: GameRow;
   review: OwnedReview;
-  stored: StoredAnalysis;
-  plies: AnalysedPly[];
-  clocks: Array<number | null> | null;
-  timeControl: TimeControlInfo | null;
+  view: ReviewView;
+  owner: PlyOwner;
 }
 
-/** `withLines` limits which plies get their lines replayed (see PlyContext.withLines). */
-export function analyseGame(game: GameRow, review: OwnedReview, withLines?: (ply: number) => boolean): AnalysedGame {
-  const stored = review.engineOutput();
-  const clocks = parseClocks(game.clocks);
-  const timeControl = parseTimeControl(game.timeControl);
-  const plies = buildPlies(stored, { userColour: game.colour, clocks, timeControl, withLines });
-  return { game, review, stored, plies, clocks, timeControl };
+/** Reads the stored view of an owned, reviewed game: nothing is replayed or classified here. */
+export function reviewedGame(game: GameRow, review: OwnedReview): ReviewedGame {
+  return {
+    game,
+    review,
+    view: review.view(),
+    owner: { userColour: game.colour, clocks: parseClocks(game.clocks), timeControl: parseTimeControl(game.timeControl) },
+  };
 }
 
 /** The next step an unreviewed game's response carries. */
@@ -62,10 +59,10 @@ export function nextStepFor(game: GameRow): string {
     : 'This game has no stored moves. Attach its PGN with attach_pgn, then call request_game_review, then call this tool again.';
 }
 
-export function provenance(a: AnalysedGame) {
+export function provenance(a: ReviewedGame) {
   return {
-    source: 'engine review by this service (stored engine output, recomputed deterministically)',
-    engineVersion: engineLabel(a.stored.engine),
+    source: 'engine review by this service (stored engine output, derived once when the review completed)',
+    engineVersion: a.view.engine,
     depth: a.review.derivation.depth,
     analysedAt: a.review.reviewedAt,
     generatedBy: 'deterministic' as const,
@@ -81,12 +78,12 @@ export function conventions() {
   };
 }
 
-export function availability(a: AnalysedGame) {
-  const clocks = a.clocks !== null;
+export function availability(a: ReviewedGame) {
+  const clocks = a.owner.clocks !== null;
   return {
     clocks,
-    timeSpent: clocks && a.timeControl?.baseSeconds != null,
-    alternatives: a.stored.positions.some((p) => p.lines.length >= 2),
+    timeSpent: clocks && a.owner.timeControl?.baseSeconds != null,
+    alternatives: a.view.alternatives,
     concepts: true,
     humanDifficulty: false,
     threats: false,
@@ -95,23 +92,17 @@ export function availability(a: AnalysedGame) {
   };
 }
 
-/** get_game_analysis: owner check, analysed:false with the next step, or a page of plies. */
+/** get_game_analysis: owner check, analysed:false with the next step, or a page of stored plies. */
 export function getGameAnalysis(ctx: PersonalCtx, input: z.output<typeof AnalysisInput>): AnalysisResponse {
   const game = ownedGame(ctx, input.id);
   const review = reviewOf(ctx, game.movesKey);
   if (!review) return { analysed: false, gameId: game.id, nextStep: nextStepFor(game) };
-  const stored = review.engineOutput();
-  const total = stored.movesUci.length;
+  const a = reviewedGame(game, review);
+  const total = a.view.plies.length;
   const fromPly = input.fromPly >= 1 && input.fromPly <= total ? input.fromPly : 1;
   const limit = Math.min(MAX_PLY_LIMIT, Math.max(1, input.limit));
-  const isUserPly = (ply: number) => (ply % 2 === 1) === (stored.startFen.split(' ')[1] !== 'b') === (game.colour === 'white');
-  const wanted = (ply: number) => ply >= fromPly && (input.side === 'both' || isUserPly(ply));
-  // Only the page's plies get their lines replayed; every ply is still classified (miss needs the previous ply).
-  let inPage = 0;
-  const pagePlies = new Set<number>();
-  for (let ply = 1; ply <= total && inPage < limit; ply += 1) if (wanted(ply)) (pagePlies.add(ply), (inPage += 1));
-  const a = analyseGame(game, review, (ply) => pagePlies.has(ply));
-  const matchingPlies = a.plies.filter((p) => wanted(p.ply.ply));
+  const wanted = (colour: string, ply: number) => ply >= fromPly && (input.side === 'both' || colour === game.colour);
+  const matchingPlies = a.view.plies.filter((p) => wanted(p.ply.colour, p.ply.ply));
   const page = matchingPlies.slice(0, limit);
   const more = matchingPlies.length > page.length;
   return {
@@ -122,7 +113,7 @@ export function getGameAnalysis(ctx: PersonalCtx, input: z.output<typeof Analysi
     accuracyWhite: review.derivation.accuracyWhite,
     accuracyBlack: review.derivation.accuracyBlack,
     userColour: game.colour,
-    timeControl: a.timeControl,
+    timeControl: a.owner.timeControl,
     plyCount: total,
     availability: availability(a),
     pagination: {
@@ -134,6 +125,6 @@ export function getGameAnalysis(ctx: PersonalCtx, input: z.output<typeof Analysi
       totalPlies: total,
       nextFromPly: more ? matchingPlies[page.length].ply.ply : null,
     },
-    plies: page.map((p) => p.ply),
+    plies: page.map((p) => withOwner(p.ply, a.owner)),
   };
 }

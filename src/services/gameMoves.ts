@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { parsePgn, replaySan, START_FEN } from '../chess/pgn.js';
+import { parsePgn, PgnError, replaySan, START_FEN } from '../chess/pgn.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { Store } from '../store/db.js';
@@ -40,6 +40,8 @@ export function gameReviewSubject(ctx: PersonalCtx, id: string): ReviewSubject {
   const row = ownedGame(ctx, id);
   const moves = fullGameMoves(ctx.store, row);
   if (!moves || moves.movesUci.length === 0) {
+    const rule = brokenRule(ctx.store, row);
+    if (rule) throw new ApiError(400, `this game's stored moves cannot be reviewed: ${rule}. Attach a corrected PGN with attach_pgn, then request the review`);
     throw new ApiError(
       400,
       row.movesSource === 'opening-only'
@@ -48,4 +50,20 @@ export function gameReviewSubject(ctx: PersonalCtx, id: string): ReviewSubject {
     );
   }
   return { kind: 'game', id: row.id, startFen: moves.startFen, movesUci: moves.movesUci, userColour: row.colour };
+}
+
+/**
+ * The chess rule a stored PGN breaks (a null move, a start position the rules reject), for games
+ * stored before those were refused at upload (src/chess/pgn.ts): such a game can never be reviewed,
+ * so the request is refused before any allowance is spent instead of reading as "no moves".
+ */
+function brokenRule(store: Store, row: GameRow): string | null {
+  const text = row.pgnHash ? storedPgnText(store, row.pgnHash) : null;
+  if (!text) return null;
+  try {
+    parsePgn(text);
+    return null;
+  } catch (err) {
+    return err instanceof PgnError && (err.reason === 'null-move' || err.reason === 'illegal-position') ? err.message : null;
+  }
 }

@@ -4,7 +4,13 @@ import { createAppDeps, closeAppDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { PersonalCtx } from '../../src/context.js';
 import { ownerOrNamed } from '../../src/services/accounts.js';
-import { gameDetail } from '../../src/services/games.js';
+import { parseTimeControl } from '../../src/chess/clocks.js';
+import { selectMoments } from '../../src/chess/moments.js';
+import { buildPlies } from '../../src/chess/plyAnalysis.js';
+import { getGameAnalysis, parseClocks } from '../../src/services/analysis.js';
+import { gameDetail, ownedGame } from '../../src/services/games.js';
+import { getCriticalMoments } from '../../src/services/moments.js';
+import { ownerReview } from '../../src/services/review/records.js';
 import { bulkReview } from '../../src/services/review/bulk.js';
 import { ownerReviews, games } from '../../src/store/schema/index.js';
 import { buildBenchStore } from './benchStore.js';
@@ -12,16 +18,28 @@ import { percentile, type BenchTable } from './table.js';
 
 const CALLS = 400;
 
-/** p50 and p99 of `CALLS` in-process get_game calls cycling over `ids`. */
-function timeGetGame(ctx: PersonalCtx, ids: string[]) {
+/** p50 and p99 of `CALLS` in-process calls of `fn` cycling over `ids`. */
+function timeCalls(ids: string[], fn: (id: string) => unknown) {
   const ms: number[] = [];
   for (let i = 0; i < CALLS; i += 1) {
     const t = performance.now();
-    gameDetail(ctx, ids[i % ids.length]);
+    fn(ids[i % ids.length]);
     ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);
   return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
+}
+
+/**
+ * What each read cost before the view was stored: the whole game replayed, classified and its
+ * moments built from the stored engine output (the owner's clocks laid on), per request.
+ */
+function derivePerRequest(ctx: PersonalCtx, id: string) {
+  const game = ownedGame(ctx, id);
+  const review = ownerReview(ctx.store, ctx.user.id, game.movesKey)!;
+  const analysis = review.engineOutput();
+  const plies = buildPlies(analysis, { userColour: game.colour, clocks: parseClocks(game.clocks), timeControl: parseTimeControl(game.timeControl) });
+  return selectMoments(plies, analysis, { side: 'both', maxMoments: 40 });
 }
 
 /**
@@ -50,9 +68,15 @@ export async function run(): Promise<BenchTable[]> {
     .map((r) => r.id)
     .filter((id) => !reviewedIds.includes(id));
   const ctx: PersonalCtx = { ...deps, user, caller: { surface: 'rest', key: 'bench' } };
-  timeGetGame(ctx, unreviewedIds); // warm-up
-  const un = timeGetGame(ctx, unreviewedIds);
-  const rev = timeGetGame(ctx, reviewedIds);
+  const getGame = (id: string) => gameDetail(ctx, id);
+  timeCalls(unreviewedIds, getGame); // warm-up
+  const un = timeCalls(unreviewedIds, getGame);
+  const rev = timeCalls(reviewedIds, getGame);
+  const views = [
+    ['get_game_analysis (first page, 40 plies)', timeCalls(reviewedIds, (id) => getGameAnalysis(ctx, { id, fromPly: 1, limit: 40, side: 'both' }))],
+    ['get_critical_moments (defaults)', timeCalls(reviewedIds, (id) => getCriticalMoments(ctx, { id, side: 'both', maxMoments: 40 }))],
+    ['before: replay, classify and build moments per request', timeCalls(reviewedIds, (id) => derivePerRequest(ctx, id))],
+  ] as const;
   await closeAppDeps(deps);
   rmSync(dataDir, { recursive: true, force: true });
   const c = config.engine;
@@ -71,6 +95,15 @@ export async function run(): Promise<BenchTable[]> {
         ['reviewed', rev.p50, rev.p99, rev.p50 / un.p50],
       ],
       notes: [`${CALLS} calls each; the target is a reviewed game within 2× the unreviewed p50 (the review block is read from the stored derivation)`],
+    },
+    {
+      title: 'Per-ply views of a reviewed game (issue 10), in process, 2,000-game store',
+      columns: ['read', 'p50 ms', 'p99 ms'],
+      rows: views.map(([name, t]) => [name, t.p50, t.p99]),
+      notes: [
+        `${CALLS} calls each over the games reviewed above; the views read the stored per-ply view (src/services/review/view.ts) and lay on the owner's side and clocks`,
+        '"before" is the derivation the views ran per request until the view was stored, timed on the same games',
+      ],
     },
   ];
 }

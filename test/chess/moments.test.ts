@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { selectMoments } from '../../src/chess/moments.js';
 import { buildPlies } from '../../src/chess/plyAnalysis.js';
-import { deriveReview } from '../../src/services/review/derive.js';
+import { deriveAll } from '../../src/services/review/derive.js';
 import { summarizeReview } from '../../src/services/review/summary.js';
 import { makeAnalysis } from '../helpers/analysis.js';
 
@@ -117,8 +117,8 @@ describe('critical moments', () => {
 
   test('review summary: counts over the nine keys, stored accuracies, brief moments', () => {
     const a = game();
-    const derivation = deriveReview(a);
-    const review = { movesKey: 'k', reviewedAt: '2026-11-21T09:00:00.000Z', engine: 'Stockfish 17', nodesPerPosition: 1, derivation, engineOutput: () => a };
+    const { derivation, view } = deriveAll(a);
+    const review = { movesKey: 'k', reviewedAt: '2026-11-21T09:00:00.000Z', engine: 'Stockfish 17', nodesPerPosition: 1, derivation, view: () => view, engineOutput: () => a };
     const s = summarizeReview(review, 'black');
     expect(s.classificationCounts).toEqual({ book: 0, brilliant: 0, best: 2, great: 0, good: 0, inaccuracy: 1, mistake: 0, miss: 0, blunder: 3 });
     expect(s.accuracyForUser).toBe(derivation.accuracyBlack);

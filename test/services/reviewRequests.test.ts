@@ -5,7 +5,7 @@ import { StoredAnalysis } from '../../schemas/engine.js';
 import { parsePgn } from '../../src/chess/pgn.js';
 import { Messages } from '../../src/errors.js';
 import { insertGames, movesColumns, type NewGame } from '../../src/services/gameWriter.js';
-import { analyses, games, reviewJobs } from '../../src/store/schema/index.js';
+import { analyses, games, pgns, reviewJobs } from '../../src/store/schema/index.js';
 import { getGame } from '../../tools/games/get_game.js';
 import { requestGameReview } from '../../tools/games/request_game_review.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -127,6 +127,21 @@ describe('request_game_review: the review state table', () => {
     expect((await app.call(requestGameReview, { id: none, wait: 46 }, owner.token)).status).toBe(400);
     expect((await app.call(requestGameReview, { id: none, wait: -1 }, owner.token)).status).toBe(400);
     expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(0);
+  });
+
+  test('a game stored before null moves were refused: 400 naming the rule, nothing queued, no allowance spent', async () => {
+    app = makeTestApp({ env: { ...ENGINE_ENV, CFP_RATE_LIMITS: 'review:1/3600' } });
+    const { user, token } = app.addUser();
+    // As an older version stored it: the PGN as uploaded, with a null move ("--") at Black's second move.
+    const text = '[White "Me"]\n[Black "Them"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 -- 3. Bc4 *';
+    app.deps.store.db.insert(pgns).values({ hash: 'old-null-move', text, createdAt: '2025-01-01T00:00:00Z' }).run();
+    const old = addGame(user.id, null, { pgnHash: 'old-null-move', movesSource: 'pgn', sanMoves: 'e4 e5 Nf3 a8a8 Bc4', movesKey: 'old-key' });
+    const res = await app.call(requestGameReview, { id: old }, token);
+    expect(res.status).toBe(400);
+    expect((res.body as { error: string }).error).toMatch(/move 4 \(--\) is a null move.*attach_pgn/);
+    expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(0);
+    // The one review of the hour is still there to spend.
+    expect((await app.call(requestGameReview, { id: addGame(user.id, SHORT[0]) }, token)).status).toBe(202);
   });
 
   test('an engine that keeps crashing: the job fails with the reason (502 to a waiting caller); asking again queues anew', async () => {

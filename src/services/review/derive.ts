@@ -3,9 +3,11 @@ import type { CriticalMomentBrief } from '../../../schemas/games.js';
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import { moveAccuracy } from '../../chess/accuracy.js';
 import { capCp, flip } from '../../chess/evaluation.js';
-import { selectMoments } from '../../chess/moments.js';
+import { rankMoments } from '../../chess/moments.js';
 import { buildPlies, type AnalysedPly } from '../../chess/plyAnalysis.js';
 import { analysisAccuracy } from '../../chess/reviewAccuracy.js';
+import { NO_OWNER } from '../../chess/ownerPly.js';
+import { buildView, type ReviewView } from './view.js';
 import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type Phase } from '../../chess/types.js';
 
 /**
@@ -13,7 +15,7 @@ import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type
  * stored derivations of an older version are recomputed from the stored engine output at start
  * and on read (src/services/review/records.ts). Deterministic: the same payload gives the same figures.
  */
-export const DERIVATION_VERSION = 2;
+export const DERIVATION_VERSION = 3;
 
 /** One ply of a derivation: everything about it that follows from the engine output alone. */
 export interface DerivedPly {
@@ -74,15 +76,28 @@ function whiteEvalAfterCp(p: AnalysedPly): number | null {
 }
 
 /**
- * Derives a review once, from its stored engine output alone. Clocks and the owner's colour are
- * left out on purpose: they change only time_trouble tags and isUserMove, never the classes,
- * moments or accuracies stored here.
+ * Derives a review once, from its stored engine output alone: the summary every reader takes, and
+ * the per-ply view the analysis and moments tools page through. Clocks and the owner's colour are
+ * left out on purpose: they change only time_trouble tags, clock fields and isUserMove, never the
+ * classes, moments or accuracies stored here (readers lay them on, src/chess/ownerPly.ts).
  */
+export function deriveAll(analysis: StoredAnalysis): { derivation: ReviewDerivation; view: ReviewView } {
+  const plies = buildPlies(analysis, NO_OWNER);
+  const view = buildView(analysis, plies);
+  return { derivation: summarise(analysis, view), view };
+}
+
+/** The summary alone (tests and tools that need no view). */
 export function deriveReview(analysis: StoredAnalysis): ReviewDerivation {
-  const plies = buildPlies(analysis, { userColour: null, clocks: null, timeControl: null, withLines: () => false });
+  return deriveAll(analysis).derivation;
+}
+
+function summarise(analysis: StoredAnalysis, view: ReviewView): ReviewDerivation {
+  const plies = view.plies;
   const counts = Object.fromEntries(CLASSIFICATIONS.map((c) => [c, 0])) as Record<Classification, number>;
   for (const p of plies) counts[p.ply.classification] += 1;
-  const { moments } = selectMoments(plies, analysis, { side: 'both', maxMoments: 40 });
+  // The brief list of get_game: the default filters over both sides, from the moments just built.
+  const moments = rankMoments(plies, { side: 'both', maxMoments: 40 }).kept.map((c) => c.p.moment!);
   const acc = analysisAccuracy(analysis);
   return {
     version: DERIVATION_VERSION,

@@ -126,6 +126,7 @@ export class ReviewQueue {
     const staleBefore = this.iso(now - STALE_LEASE_MS);
     return this.store.sqlite
       .transaction(() => {
+        this.freeDeadLocalLeases();
         const next = this.store.sqlite
           .prepare(
             `SELECT id FROM review_jobs
@@ -148,6 +149,18 @@ export class ReviewQueue {
         return { ...job, ...set };
       })
       .immediate();
+  }
+
+  /**
+   * A lease held by a process of this machine that no longer exists (killed with -9, crashed) is
+   * stale at once rather than after STALE_LEASE_MS: clearing its heartbeat lets the claim below take
+   * it in priority order. A live process, or a lease from another host, waits for its heartbeat.
+   */
+  private freeDeadLocalLeases(): void {
+    const held = this.store.sqlite
+      .prepare(`SELECT id, lease_owner AS owner FROM review_jobs WHERE status = 'running' AND heartbeat_at IS NOT NULL AND lease_owner IS NOT NULL`)
+      .all() as Array<{ id: string; owner: string }>;
+    for (const h of held) if (leaseProcessGone(h.owner)) this.store.sqlite.prepare('UPDATE review_jobs SET heartbeat_at = NULL WHERE id = ?').run(h.id);
   }
 
   /** Renews this process's lease on a job; false when another process has taken it over. */
@@ -248,7 +261,7 @@ export class ReviewQueue {
     this.stopping = false;
     // Older stores: per-owner review rows and current derivations, from what is stored (no engine).
     backfillOwnerReviews(this.store);
-    refreshDerivations(this.store);
+    void refreshDerivations(this.store, () => this.stopping).catch((err) => console.error('[reviews] derivation refresh failed', err));
     this.loops = Array.from({ length: this.workers }, () => this.workerLoop());
   }
 
@@ -336,4 +349,17 @@ export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest)
   };
   store.db.insert(reviewJobs).values(row).run();
   return row;
+}
+
+/** Whether a lease's process (`host:pid:nonce`) is of this machine and has exited (kill(pid, 0) fails with ESRCH). */
+export function leaseProcessGone(owner: string): boolean {
+  const [host, pidText] = owner.split(':');
+  const pid = Number(pidText);
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

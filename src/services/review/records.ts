@@ -4,7 +4,8 @@ import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import type { Store } from '../../store/db.js';
 import { analyses, ownerReviews } from '../../store/schema/index.js';
-import { DERIVATION_VERSION, deriveReview, type ReviewDerivation } from './derive.js';
+import { DERIVATION_VERSION, deriveAll, type ReviewDerivation } from './derive.js';
+import { decodeView, encodeView, type ReviewView } from './view.js';
 
 /**
  * The analyses table and the owners' review state: the only module that reads or writes them.
@@ -22,7 +23,9 @@ export interface OwnedReview {
   engine: string;
   nodesPerPosition: number;
   derivation: ReviewDerivation;
-  /** The stored engine output, parsed on demand (the per-ply views need it; get_game does not). */
+  /** The stored per-ply view, read on demand (get_game_analysis and get_critical_moments). */
+  view(): ReviewView;
+  /** The stored engine output, parsed on demand (positions for saved positions; no view needs it). */
   engineOutput(): StoredAnalysis;
 }
 
@@ -38,7 +41,7 @@ export function engineOutput(store: Store, movesKey: string): StoredAnalysis | n
 
 /** Stores engine output with its derivation (first writer wins: the same moves give the same figures). */
 export function saveAnalysis(store: Store, movesKey: string, analysis: StoredAnalysis): void {
-  const d = deriveReview(analysis);
+  const { derivation: d, view } = deriveAll(analysis);
   store.db
     .insert(analyses)
     .values({
@@ -52,6 +55,7 @@ export function saveAnalysis(store: Store, movesKey: string, analysis: StoredAna
       analysedAt: analysis.analysedAt,
       derivation: JSON.stringify(d),
       derivationVersion: d.version,
+      view: encodeView(view),
     })
     .onConflictDoNothing()
     .run();
@@ -62,39 +66,67 @@ export function grantReview(store: Store, userId: string, movesKey: string, at: 
   store.db.insert(ownerReviews).values({ userId, movesKey, reviewedAt: at }).onConflictDoNothing().run();
 }
 
-/** Recomputes and stores the derivation of one row from its stored engine output. */
-function rederive(store: Store, row: Pick<AnalysisRow, 'movesKey' | 'payload'>): ReviewDerivation {
-  const d = deriveReview(parseStoredAnalysis(row.payload));
+/** Recomputes and stores the derivation and view of one row from its stored engine output (one statement). */
+function rederive(store: Store, row: Pick<AnalysisRow, 'movesKey' | 'payload'>): { derivation: ReviewDerivation; view: ReviewView } {
+  const out = deriveAll(parseStoredAnalysis(row.payload));
+  const d = out.derivation;
   store.db
     .update(analyses)
-    .set({ derivation: JSON.stringify(d), derivationVersion: d.version, depth: d.depth, accuracyWhite: d.accuracyWhite, accuracyBlack: d.accuracyBlack })
+    .set({
+      derivation: JSON.stringify(d),
+      derivationVersion: d.version,
+      view: encodeView(out.view),
+      depth: d.depth,
+      accuracyWhite: d.accuracyWhite,
+      accuracyBlack: d.accuracyBlack,
+    })
     .where(eq(analyses.movesKey, row.movesKey))
     .run();
-  return d;
+  return out;
 }
 
-function derivationOf(store: Store, row: AnalysisRow): ReviewDerivation {
-  if (row.derivation && row.derivationVersion === DERIVATION_VERSION) return JSON.parse(row.derivation) as ReviewDerivation;
-  return rederive(store, row);
+/** The columns a review's readers take: never the view (read on demand) nor, for most, the payload. */
+const summaryColumns = {
+  movesKey: analyses.movesKey,
+  engine: analyses.engine,
+  nodesPerPosition: analyses.nodesPerPosition,
+  derivation: analyses.derivation,
+  derivationVersion: analyses.derivationVersion,
+};
+type SummaryRow = Pick<AnalysisRow, keyof typeof summaryColumns>;
+
+function payloadOf(store: Store, movesKey: string): string {
+  return store.db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, movesKey)).get()!.payload;
 }
 
-function owned(store: Store, row: AnalysisRow, reviewedAt: string): OwnedReview {
+function owned(store: Store, row: SummaryRow, reviewedAt: string): OwnedReview {
   let parsed: StoredAnalysis | null = null;
+  let view: ReviewView | null = null;
+  let derivation: ReviewDerivation;
+  if (row.derivation && row.derivationVersion === DERIVATION_VERSION) derivation = JSON.parse(row.derivation) as ReviewDerivation;
+  else ({ derivation, view } = rederive(store, { movesKey: row.movesKey, payload: payloadOf(store, row.movesKey) }));
   return {
     movesKey: row.movesKey,
     reviewedAt,
     engine: row.engine,
     nodesPerPosition: row.nodesPerPosition,
-    derivation: derivationOf(store, row),
-    engineOutput: () => (parsed ??= parseStoredAnalysis(row.payload)),
+    derivation,
+    view: () => (view ??= readView(store, row.movesKey)),
+    engineOutput: () => (parsed ??= parseStoredAnalysis(payloadOf(store, row.movesKey))),
   };
+}
+
+function readView(store: Store, movesKey: string): ReviewView {
+  const r = store.db.select({ view: analyses.view, v: analyses.derivationVersion }).from(analyses).where(eq(analyses.movesKey, movesKey)).get()!;
+  if (r.view && r.v === DERIVATION_VERSION) return decodeView(r.view);
+  return rederive(store, { movesKey, payload: payloadOf(store, movesKey) }).view;
 }
 
 /** The owner's review of these moves, or null when this owner has none (whoever else has one). */
 export function ownerReview(store: Store, userId: string, movesKey: string | null): OwnedReview | null {
   if (!movesKey) return null;
   const hit = store.db
-    .select({ row: analyses, reviewedAt: ownerReviews.reviewedAt })
+    .select({ row: summaryColumns, reviewedAt: ownerReviews.reviewedAt })
     .from(ownerReviews)
     .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
     .where(and(eq(ownerReviews.userId, userId), eq(ownerReviews.movesKey, movesKey)))
@@ -108,7 +140,7 @@ export function ownerReviewsOf(store: Store, userId: string, keys: readonly stri
   if (!keys.length) return out;
   const wanted = new Set(keys);
   const rows = store.db
-    .select({ row: analyses, reviewedAt: ownerReviews.reviewedAt })
+    .select({ row: summaryColumns, reviewedAt: ownerReviews.reviewedAt })
     .from(ownerReviews)
     .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
     .where(eq(ownerReviews.userId, userId))
@@ -141,7 +173,7 @@ export function ownerDerivations(store: Store, userId: string, keys: readonly st
         continue;
       }
       const row = store.db.select({ movesKey: analyses.movesKey, payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, r.k)).get();
-      if (row) out.set(r.k, rederive(store, row));
+      if (row) out.set(r.k, rederive(store, row).derivation);
     }
   }
   return out;
@@ -149,16 +181,29 @@ export function ownerDerivations(store: Store, userId: string, keys: readonly st
 
 /**
  * Brings every stored derivation to the current version, from the stored engine output (never the
- * engine). Run at start; a row read before it gets there is derived on read. Returns rows updated.
+ * engine). Run in the background at start, one row per transaction and one row per turn of the
+ * event loop, so a store of thousands of reviews neither blocks requests nor holds every payload in
+ * memory; a row read before it gets there is derived on read. Returns rows updated.
  */
-export function refreshDerivations(store: Store): number {
-  const stale = store.db
-    .select({ movesKey: analyses.movesKey, payload: analyses.payload })
-    .from(analyses)
-    .where(lt(analyses.derivationVersion, DERIVATION_VERSION))
-    .all();
-  for (const row of stale) store.sqlite.transaction(() => rederive(store, row)).immediate();
-  return stale.length;
+export async function refreshDerivations(store: Store, stop: () => boolean = () => false): Promise<number> {
+  const keys = store.sqlite.prepare('SELECT moves_key FROM analyses WHERE derivation_version < ?').pluck().all(DERIVATION_VERSION) as string[];
+  let updated = 0;
+  for (const movesKey of keys) {
+    if (stop() || !store.sqlite.open) break;
+    store.sqlite
+      .transaction(() => {
+        // Read inside the transaction: a reader may have derived it meanwhile.
+        const row = store.db
+          .select({ movesKey: analyses.movesKey, payload: analyses.payload })
+          .from(analyses)
+          .where(and(eq(analyses.movesKey, movesKey), lt(analyses.derivationVersion, DERIVATION_VERSION)))
+          .get();
+        if (row) (rederive(store, row), (updated += 1));
+      })
+      .immediate();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return updated;
 }
 
 /**

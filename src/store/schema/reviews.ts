@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
 
 /**
@@ -21,6 +21,11 @@ export const analyses = sqliteTable('analyses', {
   /** JSON ReviewDerivation; null until derived (rows written before derivations existed). */
   derivation: text('derivation'),
   derivationVersion: integer('derivation_version').notNull().default(0),
+  /**
+   * The per-ply view (src/services/review/view.ts: every ply with its lines, and each possible
+   * moment), raw-deflated JSON of the same derivation version; null until derived.
+   */
+  view: blob('view', { mode: 'buffer' }),
 });
 
 /**

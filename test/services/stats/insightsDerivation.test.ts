@@ -62,7 +62,7 @@ describe('insight blocks read the stored derivation', () => {
   });
   afterEach(() => app.close());
 
-  test('the same figures from a fresh derivation and after a version bump recomputes it (on read and at start)', () => {
+  test('the same figures from a fresh derivation and after a version bump recomputes it (on read and at start)', async () => {
     const fresh = insights();
     // The figures themselves, by hand: B's Kf1 loses win% 97.54 → 81.35 (a blunder, endgame); D's 15 White moves lose nothing.
     expect(fresh.accuracyByPhase.reviewedGames).toBe(2);
@@ -81,7 +81,7 @@ describe('insight blocks read the stored derivation', () => {
 
     // Recomputed at start.
     downgradeToVersion1();
-    expect(refreshDerivations(app.deps.store)).toBe(3);
+    expect(await refreshDerivations(app.deps.store)).toBe(3);
     const stored = app.deps.store.sqlite.prepare('SELECT derivation AS d FROM analyses').all() as Array<{ d: string }>;
     for (const r of stored) for (const p of JSON.parse(r.d).plies) expect(p).toHaveProperty('evalAfterCp');
     expect(insights()).toEqual(fresh);
