@@ -6,6 +6,7 @@ import { inputJsonSchema, outputJsonSchema } from '../facade/jsonSchema.js';
 import { invokeTool } from '../facade/invoke.js';
 import { packageJson } from '../paths.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { leanOutputSchema } from './leanSchema.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
 
@@ -18,16 +19,28 @@ export const SERVER_CAPABILITIES = {
   resources: { subscribe: false, listChanged: false },
 } as const;
 
-/** The MCP description of a tool, from its registry entry. */
+// Built once per tool: the stateless HTTP transport makes a server, and so a listing, per request.
+const listings = new WeakMap<AnyTool, Tool>();
+
+/**
+ * The MCP description of a tool, from its registry entry, with the lean output schema of
+ * src/mcp/leanSchema.ts (OpenAPI keeps the full one). Input schemas are listed whole: their text
+ * (defaults, ranges, what a value selects) is what a caller needs to make the call, and is 11 KB in all.
+ */
 export function mcpToolListing(tool: AnyTool): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool) as Tool['inputSchema'],
-    outputSchema: outputJsonSchema(tool) as Tool['outputSchema'],
-    annotations: { title: tool.title, ...tool.annotations },
-  };
+  let listing = listings.get(tool);
+  if (!listing) {
+    listing = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputJsonSchema(tool) as Tool['inputSchema'],
+      outputSchema: leanOutputSchema(outputJsonSchema(tool)) as Tool['outputSchema'],
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+    listings.set(tool, listing);
+  }
+  return listing;
 }
 
 export interface McpServerOptions {

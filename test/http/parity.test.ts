@@ -20,6 +20,9 @@ beforeAll(async () => {
   studyId = (app.deps.store.sqlite.prepare('SELECT id FROM study_games LIMIT 1').get() as { id: string }).id;
   server = await startServer(app);
   client = await mcpClient(server.url, token);
+  // Listing first makes the SDK client check every structuredContent below against the listed (lean)
+  // output schema: callTool throws when an answer does not match it.
+  expect((await client.listTools()).tools).toHaveLength(tools.length);
 }, 120_000);
 afterAll(async () => {
   await client.close();

@@ -112,13 +112,14 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     await expect(owner.getPrompt({ name: 'no_such_prompt' })).rejects.toThrow(/no prompt named no_such_prompt/);
   });
 
-  test('resources/templates/list: the four templates', async () => {
+  test('resources/templates/list: the five templates', async () => {
     const { resourceTemplates } = await owner.listResourceTemplates();
     expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
       ['chess-footprint://games/{id}.pgn', 'application/x-chess-pgn'],
       ['chess-footprint://reports/latest', 'text/markdown'],
       ['chess-footprint://library/{slug}', 'text/markdown'],
       ['chess-footprint://openings/{colour}{?moves}', 'application/json'],
+      ['chess-footprint://schema/{tool}', 'application/json'],
     ]);
   });
 

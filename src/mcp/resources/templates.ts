@@ -1,7 +1,9 @@
 import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { tools } from '../../../tools/index.js';
 import type { Colour } from '../../chess/types.js';
 import type { Ctx, PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { inputJsonSchema, outputJsonSchema } from '../../facade/jsonSchema.js';
 import { gamePgn } from '../../services/games.js';
 import { getLibraryGame } from '../../services/library.js';
 import { openingTree } from '../../services/openings/tree.js';
@@ -112,10 +114,37 @@ export const openingTreeResource = defineResource({
   ],
 });
 
+/**
+ * The full field documentation of one tool: tools/list carries a terse description per field
+ * (src/mcp/leanSchema.ts, issue 15), and this is where the long text (frames, units, edge cases)
+ * stays for MCP clients that never see /openapi.json (stdio). The same JSON Schemas OpenAPI embeds.
+ */
+export const toolSchemaResource = defineResource({
+  template: {
+    uriTemplate: `${URI_SCHEME}schema/{tool}`,
+    name: 'tool-schema',
+    title: 'Full field documentation of a tool',
+    description: "One tool's input and output JSON Schema with every field's full description (tools/list shortens them). No token needed.",
+    mimeType: 'application/json',
+  },
+  access: 'public',
+  match: (uri) => {
+    const m = /^chess-footprint:\/\/schema\/([^/?#]+)$/.exec(uri);
+    return m ? { tool: segment(m[1]) } : null;
+  },
+  read: (_ctx, { tool: name }, uri) => {
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) throw new ApiError(404, `no tool named ${name}; call tools/list`);
+    const text = JSON.stringify({ name: tool.name, description: tool.description, inputSchema: inputJsonSchema(tool), outputSchema: outputJsonSchema(tool) });
+    return [{ uri, mimeType: 'application/json', text }];
+  },
+});
+
 /** In resources/templates/list order. */
 export const resourceDefinitions: readonly ResourceDefinition<unknown>[] = [
   gamePgnResource,
   latestReportResource,
   libraryResource,
   openingTreeResource,
+  toolSchemaResource,
 ];
