@@ -5,7 +5,8 @@ import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
 import { sessions, signInCodes, users } from '../store/schema/index.js';
 // last_used_at, like a token's, is written at most once a minute (LAST_USED_RESOLUTION_MS): a read stays a read.
-import { fingerprint, LAST_USED_RESOLUTION_MS, verifyToken } from './tokens.js';
+import { LAST_USED_RESOLUTION_MS, stampLastUsed } from './lastUsed.js';
+import { fingerprint, verifyToken } from './tokens.js';
 
 /** A printed sign-in link works once, for ten minutes (like a notebook server's token link). */
 export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
@@ -102,8 +103,9 @@ export function verifySession(store: Store, clock: Clock, value: string | undefi
     .where(and(eq(sessions.fingerprint, fingerprint(value)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now.toISOString())))
     .get();
   if (!row) return null;
+  // The stored stamp also covers other processes (serve and a CLI sign-in) stamping the same session.
   if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
-    store.db.update(sessions).set({ lastUsedAt: now.toISOString() }).where(eq(sessions.id, row.id)).run();
+    stampLastUsed(store, `session:${row.id}`, now, () => store.db.update(sessions).set({ lastUsedAt: now.toISOString() }).where(eq(sessions.id, row.id)).run());
   }
   return { user: row.user, sessionId: row.id };
 }

@@ -5,6 +5,7 @@ import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
 import { sha256Hex } from '../store/secretKey.js';
 import { tokens, users } from '../store/schema/index.js';
+import { stampLastUsed } from './lastUsed.js';
 
 export const TOKEN_PATTERN = /^cfp_[A-Za-z0-9_-]{43}$/;
 
@@ -36,29 +37,6 @@ export function issueToken(store: Store, clock: Clock, userId: string, name: str
   return { id: row.id, name, token, createdAt: row.createdAt, expiresAt };
 }
 
-/** `last_used_at` is written at most this often per token: it says "in use lately", not "this request". */
-export const LAST_USED_RESOLUTION_MS = 60_000;
-const lastStamped = new WeakMap<Store, Map<string, number>>();
-
-/**
- * Stamps `last_used_at` after the current request's work (setImmediate), and only when the previous
- * stamp from this process is a minute old, so a busy agent costs one small write a minute per token.
- */
-function stampUse(store: Store, tokenId: string, now: Date): void {
-  let seen = lastStamped.get(store);
-  if (!seen) lastStamped.set(store, (seen = new Map()));
-  const last = seen.get(tokenId);
-  if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
-  seen.set(tokenId, now.getTime());
-  setImmediate(() => {
-    try {
-      store.db.update(tokens).set({ lastUsedAt: now.toISOString() }).where(eq(tokens.id, tokenId)).run();
-    } catch {
-      // The store was closed in between (shutdown): the stamp is best-effort by design.
-    }
-  }).unref();
-}
-
 /**
  * The token lookup, prepared once per store: building the drizzle query per request cost more than
  * running it. No cache in front of it, so a revocation (from this process or the CLI) is refused at once.
@@ -87,7 +65,7 @@ export function verifyToken(store: Store, token: string | undefined, clock?: Clo
   if (!lookup) lookups.set(store, (lookup = prepareLookup(store)));
   const row = lookup.get({ fingerprint: fingerprint(token), now: now.toISOString() });
   if (!row) return null;
-  stampUse(store, row.id, now);
+  stampLastUsed(store, `token:${row.id}`, now, () => store.db.update(tokens).set({ lastUsedAt: now.toISOString() }).where(eq(tokens.id, row.id)).run());
   return row.user;
 }
 

@@ -35,7 +35,7 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   }
   const storeBusyMs = Number(store.sqlite.pragma('busy_timeout', { simple: true }));
   // Prepared on first use (and again if the store's schema changed under them).
-  let statements: { select: Statement; upsert: Statement; relaxed: Statement; full: Statement } | null = null;
+  let statements: { select: Statement; upsert: Statement; relaxed: Statement; full: Statement; briefWait: Statement; storeWait: Statement } | null = null;
   const prepared = () =>
     (statements ??= {
       select: store.sqlite.prepare('SELECT tokens, updated_at_ms AS updatedAtMs FROM rate_buckets WHERE key = ?'),
@@ -44,6 +44,9 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
       ),
       relaxed: store.sqlite.prepare('PRAGMA synchronous = NORMAL'),
       full: store.sqlite.prepare('PRAGMA synchronous = FULL'),
+      // PRAGMA busy_timeout answers with a row, so these run with get(); prepared once, unlike pragma().
+      briefWait: store.sqlite.prepare(`PRAGMA busy_timeout = ${LIMITER_BUSY_MS}`),
+      storeWait: store.sqlite.prepare(`PRAGMA busy_timeout = ${storeBusyMs}`),
     });
   const select = () => prepared().select;
   const upsert = () => prepared().upsert;
@@ -61,11 +64,17 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   // request of the process while another connection holds the write lock. The limiter waits briefly
   // instead and, unable to decide, fails closed (503): one held lock never stalls unrelated requests.
   function guarded<T>(fn: () => T): T {
+    let s: NonNullable<typeof statements>;
     try {
-      store.sqlite.pragma(`busy_timeout = ${LIMITER_BUSY_MS}`);
+      s = prepared();
+      s.briefWait.get();
+    } catch {
+      statements = null;
+      throw new ApiError(503, Messages.limiterUnavailable);
+    }
+    try {
       // Inside a caller's transaction the bucket write is part of that commit, at its durability.
       if (store.sqlite.inTransaction) return store.sqlite.transaction(fn).immediate();
-      const s = prepared();
       // better-sqlite3 is synchronous: no other statement of this connection runs before FULL is back.
       s.relaxed.run();
       try {
@@ -78,7 +87,11 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
       statements = null;
       throw new ApiError(503, Messages.limiterUnavailable);
     } finally {
-      store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
+      try {
+        s.storeWait.get();
+      } catch {
+        // The store went away mid-take: there is no connection left to restore.
+      }
     }
   }
 
