@@ -55,13 +55,16 @@ export async function buildBenchStore(games: number, pool = 2000): Promise<{ dat
   const dataDir = mkdtempSync(join(tmpdir(), `cfp-bench-${games}-`));
   copyFileSync(file, storeFile(dataDir));
   const store = openStore(storeFile(dataDir));
+  // Every column copied as it is but these, so a column added by a later migration is copied too.
+  const fresh: Record<string, string> = {
+    id: 'lower(hex(randomblob(16)))',
+    source_id: "source_id || '-copy' || :round",
+    played_at: "strftime('%Y-%m-%dT%H:%M:%fZ', played_at, printf('-%d minutes', (:round * 7919 + rowid * 13) % 1051200))",
+    opponent: "opponent || '_' || (:round % 97)",
+  };
+  const columns = (store.sqlite.prepare('PRAGMA table_info(games)').all() as Array<{ name: string }>).map((c) => c.name);
   const copy = store.sqlite.prepare(`
-    INSERT INTO games SELECT
-      lower(hex(randomblob(16))), user_id, provider, source_id || '-copy' || :round, 
-      strftime('%Y-%m-%dT%H:%M:%fZ', played_at, printf('-%d minutes', (:round * 7919 + rowid * 13) % 1051200)),
-      colour, result, opponent || '_' || (:round % 97), opponent_rating, user_rating, rating_delta, time_class, time_control,
-      rated, eco, opening, event, moves_count, platform_accuracy, review_accuracy, source_url, san_moves, moves_source,
-      moves_key, pgn_hash, clocks, version, created_at
+    INSERT INTO games (${columns.join(', ')}) SELECT ${columns.map((c) => fresh[c] ?? c).join(', ')}
     FROM games WHERE user_id = :user AND source_id NOT LIKE '%-copy%' LIMIT :n`);
   store.sqlite.transaction(() => {
     for (let round = 1, have = base; have < games; round += 1) {

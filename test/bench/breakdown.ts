@@ -27,6 +27,7 @@ export async function run(): Promise<BenchTable[]> {
     ['get_profile', () => ({})],
     ['get_game', () => ({ id: ids[Math.floor(Math.random() * ids.length)] })],
     ['list_saved_positions', () => ({})],
+    ['get_coaching_state', () => ({})],
   ];
   const rows: BenchTable['rows'] = [];
   for (const [name, input] of cases) {

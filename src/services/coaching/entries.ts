@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { z } from 'zod';
 import { LOG_PAGE_SIZE, type AddEntryInput, type Entry } from '../../../schemas/coaching.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { inTransaction } from '../../store/db.js';
+import { inTransaction, type Store } from '../../store/db.js';
+import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { coachingEntries, positionQuizzes, savedPositions } from '../../store/schema/index.js';
 import { ownedFocus } from './focus.js';
 import { ownedPosition } from './positions.js';
@@ -21,15 +22,18 @@ type Status = NonNullable<EntryRow['status']>;
  * The current status of each named assignment. The log is append-only, so an assignment's status
  * is the status of the latest entry that names it, or its own starting status when none does.
  */
+const closersQuery = (db: Store['db']) =>
+  db
+    .select({ assignmentId: coachingEntries.assignmentId, status: coachingEntries.status })
+    .from(coachingEntries)
+    .where(and(eq(coachingEntries.userId, sql.placeholder('userId')), sql`${coachingEntries.assignmentId} IN ${jsonList('ids')}`))
+    .orderBy(asc(coachingEntries.seq))
+    .prepare();
+
 function currentStatuses(ctx: PersonalCtx, assignments: EntryRow[]): Map<string, Status | null> {
   const out = new Map(assignments.map((a) => [a.id, a.status]));
   if (assignments.length === 0) return out;
-  const closers = ctx.store.db
-    .select({ assignmentId: coachingEntries.assignmentId, status: coachingEntries.status })
-    .from(coachingEntries)
-    .where(and(eq(coachingEntries.userId, ctx.user.id), inArray(coachingEntries.assignmentId, [...out.keys()])))
-    .orderBy(asc(coachingEntries.seq))
-    .all();
+  const closers = preparedOnce(ctx.store, closersQuery).all({ userId: ctx.user.id, ids: JSON.stringify([...out.keys()]) });
   for (const c of closers) out.set(c.assignmentId!, c.status);
   return out;
 }
@@ -130,53 +134,60 @@ export function addCoachingEntry(ctx: PersonalCtx, input: z.output<typeof AddEnt
 }
 
 /** One page of the log, newest first, before `beforeSeq` when paging back. */
-export function entryPage(ctx: PersonalCtx, beforeSeq: number | null): { entries: Entry[]; nextSeq: number | null } {
-  const mine = eq(coachingEntries.userId, ctx.user.id);
-  const rows = ctx.store.db
+const entryPageQuery = (db: Store['db']) =>
+  db
     .select()
     .from(coachingEntries)
-    .where(beforeSeq === null ? mine : and(mine, lt(coachingEntries.seq, beforeSeq)))
+    .where(and(eq(coachingEntries.userId, sql.placeholder('userId')), lt(coachingEntries.seq, sql.placeholder('before'))))
     .orderBy(desc(coachingEntries.seq))
     .limit(LOG_PAGE_SIZE + 1)
-    .all();
+    .prepare();
+
+export function entryPage(ctx: PersonalCtx, beforeSeq: number | null): { entries: Entry[]; nextSeq: number | null } {
+  // No cursor reads from the newest entry: every seq is below the largest safe integer.
+  const rows = preparedOnce(ctx.store, entryPageQuery).all({ userId: ctx.user.id, before: beforeSeq ?? Number.MAX_SAFE_INTEGER });
   const more = rows.length > LOG_PAGE_SIZE;
   const page = rows.slice(0, LOG_PAGE_SIZE);
   return { entries: describeEntries(ctx, page), nextSeq: more ? page[page.length - 1].seq : null };
 }
 
 /** Assignments with no closing entry and an open starting status, oldest first. */
-export function openAssignments(ctx: PersonalCtx): Entry[] {
-  const closer = alias(coachingEntries, 'closer');
-  const rows = ctx.store.db
+const closer = alias(coachingEntries, 'closer');
+const openAssignmentsQuery = (db: Store['db']) =>
+  db
     .select()
     .from(coachingEntries)
     .where(
       and(
-        eq(coachingEntries.userId, ctx.user.id),
+        eq(coachingEntries.userId, sql.placeholder('userId')),
         eq(coachingEntries.kind, 'assignment'),
         eq(coachingEntries.status, 'open'),
         notExists(
-          ctx.store.db
+          db
             .select({ one: sql`1` })
             .from(closer)
-            .where(and(eq(closer.userId, ctx.user.id), eq(closer.assignmentId, coachingEntries.id))),
+            .where(and(eq(closer.userId, sql.placeholder('userId')), eq(closer.assignmentId, coachingEntries.id))),
         ),
       ),
     )
     .orderBy(asc(coachingEntries.seq))
     .limit(OPEN_ASSIGNMENTS_MAX)
-    .all();
-  return describeEntries(ctx, rows);
+    .prepare();
+
+export function openAssignments(ctx: PersonalCtx): Entry[] {
+  return describeEntries(ctx, preparedOnce(ctx.store, openAssignmentsQuery).all({ userId: ctx.user.id }));
 }
 
-export function lastSessionAt(ctx: PersonalCtx): string | null {
-  const row = ctx.store.db
+const lastSessionQuery = (db: Store['db']) =>
+  db
     .select({ at: coachingEntries.createdAt })
     .from(coachingEntries)
-    .where(and(eq(coachingEntries.userId, ctx.user.id), eq(coachingEntries.kind, 'session')))
+    .where(and(eq(coachingEntries.userId, sql.placeholder('userId')), eq(coachingEntries.kind, 'session')))
     .orderBy(desc(coachingEntries.seq))
     .limit(1)
-    .get();
-  return row?.at ?? null;
+    .prepare();
+
+export function lastSessionAt(ctx: PersonalCtx): string | null {
+  return preparedOnce(ctx.store, lastSessionQuery).get({ userId: ctx.user.id })?.at ?? null;
 }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { MAX_ACTIVE_FOCUSES, RECENT_RESOLVED_FOCUSES, type Focus, type SetFocusInput } from '../../../schemas/coaching.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { inTransaction } from '../../store/db.js';
+import { inTransaction, type Store } from '../../store/db.js';
+import { preparedOnce } from '../../store/prepared.js';
 import { coachingFocuses } from '../../store/schema/index.js';
 
 export const FOCUS_NOT_FOUND = 'no owned focus with that id; get_coaching_state lists your focuses';
@@ -26,23 +27,29 @@ export function ownedFocus(ctx: PersonalCtx, id: string): FocusRow {
   return row;
 }
 
-export function activeFocuses(ctx: PersonalCtx): FocusRow[] {
-  return ctx.store.db
+const activeQuery = (db: Store['db']) =>
+  db
     .select()
     .from(coachingFocuses)
-    .where(and(eq(coachingFocuses.userId, ctx.user.id), eq(coachingFocuses.status, 'active')))
+    .where(and(eq(coachingFocuses.userId, sql.placeholder('userId')), eq(coachingFocuses.status, 'active')))
     .orderBy(asc(coachingFocuses.createdAt), asc(coachingFocuses.id))
-    .all();
+    .prepare();
+
+export function activeFocuses(ctx: PersonalCtx): FocusRow[] {
+  return preparedOnce(ctx.store, activeQuery).all({ userId: ctx.user.id });
 }
 
-export function recentlyResolvedFocuses(ctx: PersonalCtx): FocusRow[] {
-  return ctx.store.db
+const resolvedQuery = (db: Store['db']) =>
+  db
     .select()
     .from(coachingFocuses)
-    .where(and(eq(coachingFocuses.userId, ctx.user.id), eq(coachingFocuses.status, 'resolved')))
+    .where(and(eq(coachingFocuses.userId, sql.placeholder('userId')), eq(coachingFocuses.status, 'resolved')))
     .orderBy(desc(coachingFocuses.resolvedAt), desc(coachingFocuses.id))
     .limit(RECENT_RESOLVED_FOCUSES)
-    .all();
+    .prepare();
+
+export function recentlyResolvedFocuses(ctx: PersonalCtx): FocusRow[] {
+  return preparedOnce(ctx.store, resolvedQuery).all({ userId: ctx.user.id });
 }
 
 /**

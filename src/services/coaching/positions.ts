@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   MAX_SAVED_POSITIONS,
@@ -11,7 +11,8 @@ import {
 import { checkFen } from '../../chess/fen.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { inTransaction } from '../../store/db.js';
+import { inTransaction, type Store } from '../../store/db.js';
+import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { games, positionQuizzes, savedPositions } from '../../store/schema/index.js';
 import { reviewedPosition } from '../reviewRequests.js';
 import { ownedStudyMainline } from '../study.js';
@@ -37,15 +38,18 @@ const isDue = (r: PositionRow) => r.lastQuizCorrect !== true;
 const dueCondition = or(isNull(savedPositions.lastQuizCorrect), eq(savedPositions.lastQuizCorrect, false))!;
 
 /** Rows as the API shows them, with their quiz histories (one query for all rows). */
+const historyQuery = (db: Store['db']) =>
+  db
+    .select()
+    .from(positionQuizzes)
+    .where(sql`${positionQuizzes.positionId} IN ${jsonList('ids')}`)
+    .orderBy(asc(positionQuizzes.id))
+    .prepare();
+
 export function describePositions(ctx: PersonalCtx, rows: PositionRow[]): Position[] {
   const history = new Map<string, Position['quizHistory']>();
   if (rows.length) {
-    for (const q of ctx.store.db
-      .select()
-      .from(positionQuizzes)
-      .where(inArray(positionQuizzes.positionId, rows.map((r) => r.id)))
-      .orderBy(asc(positionQuizzes.id))
-      .all()) {
+    for (const q of preparedOnce(ctx.store, historyQuery).all({ ids: JSON.stringify(rows.map((r) => r.id)) })) {
       const list = history.get(q.positionId) ?? [];
       list.push({ correct: q.correct, at: q.quizzedAt, entryId: q.entryId });
       history.set(q.positionId, list);
@@ -155,31 +159,45 @@ export function savePosition(ctx: PersonalCtx, input: z.output<typeof SavePositi
 }
 
 /** Newest first, 25 a page; a page beyond the last falls back to page 1, as the games list does. */
-export function listSavedPositions(ctx: PersonalCtx, input: z.output<typeof ListPositionsInput>) {
-  const conditions: SQL[] = [eq(savedPositions.userId, ctx.user.id)];
-  if (input.focusId !== undefined) conditions.push(eq(savedPositions.focusId, input.focusId));
-  if (input.dueForQuiz === true) conditions.push(dueCondition);
-  if (input.dueForQuiz === false) conditions.push(eq(savedPositions.lastQuizCorrect, true));
-  const where = and(...conditions);
-  const total = ctx.store.db.select({ n: count() }).from(savedPositions).where(where).get()!.n;
-  const pageCount = Math.max(1, Math.ceil(total / POSITIONS_PAGE_SIZE));
-  const page = input.page > pageCount ? 1 : input.page;
-  const rows = ctx.store.db
+/**
+ * The list filters as placeholders, so one prepared query serves every combination: a null focus
+ * or due filter matches every row (an owner holds at most MAX_SAVED_POSITIONS, all on one index range).
+ */
+const listFilter = and(
+  eq(savedPositions.userId, sql.placeholder('userId')),
+  sql`(${sql.placeholder('focusId')} IS NULL OR ${savedPositions.focusId} = ${sql.placeholder('focusId')})`,
+  sql`(${sql.placeholder('due')} IS NULL OR (${sql.placeholder('due')} = 1 AND ${dueCondition}) OR (${sql.placeholder('due')} = 0 AND ${savedPositions.lastQuizCorrect} = 1))`,
+);
+const listCountQuery = (db: Store['db']) => db.select({ n: count() }).from(savedPositions).where(listFilter).prepare();
+const listPageQuery = (db: Store['db']) =>
+  db
     .select()
     .from(savedPositions)
-    .where(where)
+    .where(listFilter)
     .orderBy(desc(savedPositions.createdAt), desc(savedPositions.id))
     .limit(POSITIONS_PAGE_SIZE)
-    .offset((page - 1) * POSITIONS_PAGE_SIZE)
-    .all();
+    .offset(sql.placeholder('offset'))
+    .prepare();
+
+export function listSavedPositions(ctx: PersonalCtx, input: z.output<typeof ListPositionsInput>) {
+  const filter = { userId: ctx.user.id, focusId: input.focusId ?? null, due: input.dueForQuiz === undefined ? null : input.dueForQuiz ? 1 : 0 };
+  const total = preparedOnce(ctx.store, listCountQuery).get(filter)!.n;
+  const pageCount = Math.max(1, Math.ceil(total / POSITIONS_PAGE_SIZE));
+  const page = input.page > pageCount ? 1 : input.page;
+  const rows = preparedOnce(ctx.store, listPageQuery).all({ ...filter, offset: (page - 1) * POSITIONS_PAGE_SIZE });
   return { positions: describePositions(ctx, rows), page, pageCount, total };
 }
 
+const summaryQuery = (db: Store['db']) =>
+  db
+    .select({ n: count(), due: sql<number>`coalesce(sum(CASE WHEN ${dueCondition} THEN 1 ELSE 0 END), 0)` })
+    .from(savedPositions)
+    .where(eq(savedPositions.userId, sql.placeholder('userId')))
+    .prepare();
+
 export function positionSummary(ctx: PersonalCtx) {
-  const mine = eq(savedPositions.userId, ctx.user.id);
-  const total = ctx.store.db.select({ n: count() }).from(savedPositions).where(mine).get()!.n;
-  const due = ctx.store.db.select({ n: count() }).from(savedPositions).where(and(mine, dueCondition)).get()!.n;
-  return { count: total, dueForQuiz: due, limit: MAX_SAVED_POSITIONS };
+  const { n, due } = preparedOnce(ctx.store, summaryQuery).get({ userId: ctx.user.id })!;
+  return { count: n, dueForQuiz: Number(due), limit: MAX_SAVED_POSITIONS };
 }
 
 /** Deletes one owned position and (by cascade) its quiz history; log entries naming it stay. */
