@@ -36,3 +36,8 @@ export function ownerOrNamed(store: Store, email?: string): User | null {
   if (email) return store.db.select().from(users).where(eq(users.email, email)).get() ?? null;
   return store.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(1).get() ?? null;
 }
+
+/** The account with this id, or null. */
+export function userById(store: Store, id: string): User | null {
+  return store.db.select().from(users).where(eq(users.id, id)).get() ?? null;
+}

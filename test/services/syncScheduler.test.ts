@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { StatsInput } from '../../schemas/aggregates.js';
+import { chessStats } from '../../src/services/stats.js';
 import { connectSource } from '../../src/services/connections.js';
 import { startSyncScheduler } from '../../src/services/syncScheduler.js';
 import { connections, games } from '../../src/store/schema/index.js';
@@ -37,5 +39,27 @@ describe('sync scheduler', () => {
     const seen = exportRequests.length;
     await new Promise((r) => setTimeout(r, 300));
     expect(exportRequests.length).toBeLessThanOrEqual(seen + 1); // at most the run that was in flight
+  });
+
+  it("a run that stores games computes the owner's first-asked aggregates before any read asks", async () => {
+    server = await startFixtureServer();
+    playLichess(server, { lines: fixtureLines('lichess/games_user_export.ndjson') });
+    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url } });
+    const { user } = app.addUser();
+    const other = app.addUser();
+    connectSource(app.deps, user.id, 'siteB', 'RookRanger42');
+    let runs = 0;
+    const sched = startSyncScheduler(app.deps, { firstRunDelayMs: 0, intervalMs: 60_000, onRunEnd: () => (runs += 1) });
+    await until(() => runs >= 1);
+    sched.stop();
+    // A read served from memory prepares no statement; a computed one prepares several.
+    const prepare = vi.spyOn(app.deps.store.sqlite, 'prepare');
+    const statsOf = (u: typeof user) => chessStats({ ...app.deps, user: u, caller: { surface: 'rest', key: 't' } }, StatsInput.parse({ range: 'all' }));
+    expect(statsOf(user).games).toBe(5);
+    expect(prepare).not.toHaveBeenCalled();
+    // The control: an owner no sync touched computes on their first read.
+    expect(statsOf(other.user).games).toBe(0);
+    expect(prepare.mock.calls.length).toBeGreaterThan(0);
+    prepare.mockRestore();
   });
 });

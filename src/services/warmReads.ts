@@ -1,0 +1,29 @@
+import { RatingsInput, StatsInput } from '../../schemas/aggregates.js';
+import type { AppDeps, PersonalCtx } from '../context.js';
+import { userById } from './accounts.js';
+import { problemLines } from './problemLines.js';
+import { ratingProgress } from './ratings.js';
+import { chessStats } from './stats.js';
+
+/**
+ * After a sync changed an owner's games, computes the aggregates an agent asks for first (stats
+ * over all time and by default, rating progress, problem lines: each over up to 10,000 games) in
+ * the background, one per turn of the event loop, so the owner's next read is served from
+ * src/services/ownerMemo.ts instead of paying the recomputation on the request path.
+ */
+export async function warmOwnerReads(deps: AppDeps, userId: string): Promise<void> {
+  const user = userById(deps.store, userId);
+  if (!user) return;
+  const ctx: PersonalCtx = { ...deps, user, caller: { surface: 'rest', key: 'warm' } };
+  const reads = [
+    () => chessStats(ctx, StatsInput.parse({})),
+    () => chessStats(ctx, StatsInput.parse({ range: 'all' })),
+    () => ratingProgress(ctx, RatingsInput.parse({})),
+    () => problemLines(ctx),
+  ];
+  for (const read of reads) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!deps.store.sqlite.open) return;
+    read();
+  }
+}
