@@ -13,7 +13,8 @@ import { startFixtureServer } from '../helpers/fixtureServer.js';
 import { fixture, fixtureLines } from '../services/sync/sourceFixtures.js';
 import type { BenchTable } from './table.js';
 
-const SIZES = [2_500, 10_000];
+// CFP_BENCH_SYNC_SIZES=500,1000 runs smaller sizes while iterating (the table's figures are for the defaults).
+const SIZES = process.env.CFP_BENCH_SYNC_SIZES ? process.env.CFP_BENCH_SYNC_SIZES.split(',').map(Number) : [2_500, 10_000];
 
 /** Peak RSS and heap above the level at the start, sampled every 10 ms while `fn` runs. */
 async function measure<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number; rssMb: number; heapMb: number }> {
@@ -47,7 +48,8 @@ async function lichessRun(n: number) {
     }
     res.end();
   });
-  server.route('prefix:/api/user/', (_q, res) => void res.writeHead(200).end('[]'));
+  // Rating history is an array; the account itself (current perfs, read after the games) an object.
+  server.route('prefix:/api/user/', (_q, res, url) => void res.writeHead(200).end(url.pathname.endsWith('/rating-history') ? '[]' : '{}'));
   const app = makeTestApp({ env: { CFP_LICHESS_URL: server.url } });
   const { user } = app.addUser();
   const conn = connectSource(app.deps, user.id, 'siteB', 'RookRanger42');
