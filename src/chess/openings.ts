@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess, DEFAULT_POSITION } from 'chess.js';
 import { dataDir } from '../paths.js';
+import { playSan, undoPlayed } from './sanReplay.js';
 
 export interface OpeningLine {
   eco: string;
@@ -52,8 +53,11 @@ export function openingTable() {
     const line = lines[i];
     let common = 0;
     while (common < played.length && common < line.moves.length && played[common] === line.moves[common]) common += 1;
-    for (let k = played.length; k > common; k -= 1) board.undo();
-    for (const san of line.moves.slice(common)) board.move(san);
+    for (let k = played.length; k > common; k -= 1) undoPlayed(board);
+    for (const san of line.moves.slice(common)) {
+      // As board.move(san) did, without its Move objects (most of the table's load time).
+      if (typeof playSan(board, san) === 'string') throw new Error(`opening table: ${line.eco} ${line.name}: ${san} is not legal`);
+    }
     played = line.moves;
     const key = positionKey(board.fen());
     // Several names can share a position; keep the one listed first in the table (the general name).

@@ -36,6 +36,8 @@ interface ChessInternals {
   _undoMove(): unknown;
   _isKingAttacked(color: 'w' | 'b'): boolean;
   _incPositionCount(): void;
+  _decPositionCount(hash: bigint): void;
+  _hash: bigint;
 }
 
 // Canonical SAN shapes other than castling: piece, file/rank hints, capture, target, promotion, check.
@@ -114,4 +116,11 @@ export function playSan(board: Chess, token: string): PlayedSan | SanRefusal {
   const from = square(move.from);
   const to = square(move.to);
   return { san, uci: from + to + (move.promotion ?? ''), from, to };
+}
+
+/** Takes back the last move, as `board.undo()` does, without building the Move object it returns. */
+export function undoPlayed(board: Chess): void {
+  const c = board as unknown as ChessInternals;
+  const hash = c._hash;
+  if (c._undoMove()) c._decPositionCount(hash);
 }
