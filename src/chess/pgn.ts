@@ -66,11 +66,15 @@ export function pgnGameSplitter(onGame: (text: string) => void) {
   return {
     line(raw: string) {
       const line = raw.replace(/^\uFEFF/, '');
-      if (depth === 0 && HEADER_LINE.test(line) && sawMoves) flush();
-      if (depth === 0 && !HEADER_LINE.test(line) && line.trim() && !line.trim().startsWith('%')) sawMoves = true;
-      for (const ch of line) {
-        if (ch === '{') depth += 1;
-        else if (ch === '}' && depth > 0) depth -= 1;
+      // Each line is tested once, and walked for braces only when it has one (every game is split twice: file, then parse).
+      const header = depth === 0 && HEADER_LINE.test(line);
+      if (header && sawMoves) flush();
+      if (depth === 0 && !header && line.trim() && !line.trim().startsWith('%')) sawMoves = true;
+      if (line.includes('{') || line.includes('}')) {
+        for (const ch of line) {
+          if (ch === '{') depth += 1;
+          else if (ch === '}' && depth > 0) depth -= 1;
+        }
       }
       lines.push(line);
     },
