@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Chess } from 'chess.js';
+import { Chess, DEFAULT_POSITION } from 'chess.js';
 import { dataDir } from '../paths.js';
+import { playSan, undoPlayed } from './sanReplay.js';
 
 export interface OpeningLine {
   eco: string;
@@ -14,6 +15,9 @@ export interface OpeningMatch extends OpeningLine {
   /** How many plies of the game were walked when the deepest named position was last seen. */
   matchedPlies: number;
 }
+
+/** How many plies classifyOpening walks: a game's replay keeps the positions of this many for it. */
+export const OPENING_PLIES = 40;
 
 /** Position identity without the move counters, so transpositions meet. */
 function positionKey(fen: string): string {
@@ -49,8 +53,11 @@ export function openingTable() {
     const line = lines[i];
     let common = 0;
     while (common < played.length && common < line.moves.length && played[common] === line.moves[common]) common += 1;
-    for (let k = played.length; k > common; k -= 1) board.undo();
-    for (const san of line.moves.slice(common)) board.move(san);
+    for (let k = played.length; k > common; k -= 1) undoPlayed(board);
+    for (const san of line.moves.slice(common)) {
+      // As board.move(san) did, without its Move objects (most of the table's load time).
+      if (typeof playSan(board, san) === 'string') throw new Error(`opening table: ${line.eco} ${line.name}: ${san} is not legal`);
+    }
     played = line.moves;
     const key = positionKey(board.fen());
     // Several names can share a position; keep the one listed first in the table (the general name).
@@ -74,7 +81,7 @@ function compareMoves(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
-export function classifyOpening(sanMoves: readonly string[], maxPlies = 40): OpeningMatch | null {
+export function classifyOpening(sanMoves: readonly string[], maxPlies = OPENING_PLIES): OpeningMatch | null {
   const { byPosition } = openingTable();
   const board = new Chess();
   let best: OpeningMatch | null = null;
@@ -85,6 +92,24 @@ export function classifyOpening(sanMoves: readonly string[], maxPlies = 40): Ope
       break;
     }
     const hit = byPosition.get(positionKey(board.fen()));
+    if (hit) best = { ...hit, matchedPlies: i + 1 };
+  }
+  return best;
+}
+
+/**
+ * classifyOpening for a game already replayed: the same answer, read from the positions the replay
+ * printed (`fensAfter[i]` after ply i + 1) instead of playing the moves a second time. classifyOpening
+ * walks the SAN from the standard start whatever the game's own start, so a game from another
+ * position (or whose replay kept too few positions) is walked by it as before.
+ */
+export function classifyReplayed(game: { startFen: string; plies: ReadonlyArray<{ san: string }>; fensAfter: readonly string[] }): OpeningMatch | null {
+  const walk = Math.min(game.plies.length, OPENING_PLIES);
+  if (game.startFen !== DEFAULT_POSITION || game.fensAfter.length < walk) return classifyOpening(game.plies.map((p) => p.san));
+  const { byPosition } = openingTable();
+  let best: OpeningMatch | null = null;
+  for (let i = 0; i < walk; i += 1) {
+    const hit = byPosition.get(positionKey(game.fensAfter[i]));
     if (hit) best = { ...hit, matchedPlies: i + 1 };
   }
   return best;

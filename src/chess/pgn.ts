@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Chess, DEFAULT_POSITION } from 'chess.js';
 import { checkFen } from './fen.js';
+import { playSan } from './sanReplay.js';
 
 /** Why a PGN was refused; the message is shown to the caller as is. */
 export class PgnError extends Error {
@@ -65,11 +66,15 @@ export function pgnGameSplitter(onGame: (text: string) => void) {
   return {
     line(raw: string) {
       const line = raw.replace(/^\uFEFF/, '');
-      if (depth === 0 && HEADER_LINE.test(line) && sawMoves) flush();
-      if (depth === 0 && !HEADER_LINE.test(line) && line.trim() && !line.trim().startsWith('%')) sawMoves = true;
-      for (const ch of line) {
-        if (ch === '{') depth += 1;
-        else if (ch === '}' && depth > 0) depth -= 1;
+      // Each line is tested once, and walked for braces only when it has one (every game is split twice: file, then parse).
+      const header = depth === 0 && HEADER_LINE.test(line);
+      if (header && sawMoves) flush();
+      if (depth === 0 && !header && line.trim() && !line.trim().startsWith('%')) sawMoves = true;
+      if (line.includes('{') || line.includes('}')) {
+        for (const ch of line) {
+          if (ch === '{') depth += 1;
+          else if (ch === '}' && depth > 0) depth -= 1;
+        }
       }
       lines.push(line);
     },
@@ -154,13 +159,46 @@ function cleanComment(comment: string): string | null {
   return text === '' ? null : text;
 }
 
+const NULL_MOVES = new Set(['--', 'Z0', '0000', '@@@@']);
+
+/** A mainline ply without its positions (what storing a game needs). */
+export type MainlinePly = Omit<ParsedPly, 'fenBefore' | 'fenAfter'>;
+
+/**
+ * A game parsed for storing: headers and mainline as parsePgn gives them, with the position after each
+ * of the first `fenPlies` plies only (`fensAfter[i]` follows ply i + 1): printing a FEN per ply is a
+ * real share of a replay, and storing needs them only to name the opening.
+ */
+export interface ParsedMainline {
+  headers: Record<string, string>;
+  startFen: string;
+  plies: MainlinePly[];
+  result: string;
+  preface: string | null;
+  fensAfter: string[];
+}
+
 /**
  * Parses exactly one game: headers, then the mainline replayed move by move (variations skipped).
  * Throws PgnError naming what is wrong: several games, no moves, an illegal move, bad syntax.
  */
-const NULL_MOVES = new Set(['--', 'Z0', '0000', '@@@@']);
-
 export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): ParsedGame {
+  const g = parseMainline(text, opts, Infinity);
+  const fens = [g.startPositionFen, ...g.fensAfter];
+  const plies = g.plies.map((p, i) => ({ ply: p.ply, san: p.san, uci: p.uci, fenBefore: fens[i], fenAfter: fens[i + 1], comment: p.comment, clockSeconds: p.clockSeconds }));
+  return { headers: g.headers, startFen: g.startFen, plies, result: g.result, preface: g.preface };
+}
+
+/**
+ * parsePgn for storing a game: the same headers, plies, result and errors, replayed once, with FENs
+ * printed only for the first `fenPlies` plies (0 when nothing needs positions).
+ */
+export function parsePgnMainline(text: string, opts: { requireMoves?: boolean; fenPlies?: number } = {}): ParsedMainline {
+  const { startPositionFen: _, ...g } = parseMainline(text, opts, opts.fenPlies ?? 0);
+  return g;
+}
+
+function parseMainline(text: string, opts: { requireMoves?: boolean }, fenPlies: number): ParsedMainline & { startPositionFen: string } {
   if (!text.trim()) throw new PgnError('empty', 'the PGN is empty');
   const games = splitPgnGames(text);
   if (games.length > 1) throw new PgnError('multi-game', `the PGN holds ${games.length} games; send exactly one`);
@@ -195,8 +233,10 @@ export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): P
   } catch {
     throw new PgnError('unparseable', `the FEN header is not a legal position: ${startFen}`);
   }
+  const startPositionFen = board.fen();
   const tokens = tokenize(movetextLines.join('\n'), firstLine);
-  const plies: ParsedPly[] = [];
+  const plies: MainlinePly[] = [];
+  const fensAfter: string[] = [];
   let preface: string | null = null;
   let result = headers.Result ?? '*';
   let depth = 0;
@@ -222,31 +262,18 @@ export function parsePgn(text: string, opts: { requireMoves?: boolean } = {}): P
         // A move after a result token: the text is two games glued together.
         throw new PgnError('multi-game', 'moves follow a result token; send exactly one game');
       }
-      const fenBefore = board.fen();
       // A null move ("--", "Z0", "0000") passes the turn without moving: annotators use it in
       // analysis, but it is not a move of a game and no engine position follows from it.
       if (NULL_MOVES.has(tok.text)) throw new PgnError('null-move', `move ${plies.length + 1} (${tok.text}) is a null move, which a game cannot contain`);
-      let mv;
-      try {
-        mv = board.move(tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
-      } catch {
-        mv = null;
-      }
-      if (!mv || mv.from === mv.to) throw new PgnError(mv ? 'null-move' : 'illegal-move', `move ${plies.length + 1} (${tok.text}) is ${mv ? 'a null move, which a game cannot contain' : 'not legal in that position'}`);
-      plies.push({
-        ply: plies.length + 1,
-        san: mv.san,
-        uci: mv.from + mv.to + (mv.promotion ?? ''),
-        fenBefore,
-        fenAfter: board.fen(),
-        comment: null,
-        clockSeconds: null,
-      });
+      const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
+      if (typeof mv === 'string') throw new PgnError(mv === 'null' ? 'null-move' : 'illegal-move', `move ${plies.length + 1} (${tok.text}) is ${mv === 'null' ? 'a null move, which a game cannot contain' : 'not legal in that position'}`);
+      plies.push({ ply: plies.length + 1, san: mv.san, uci: mv.uci, comment: null, clockSeconds: null });
+      if (plies.length <= fenPlies) fensAfter.push(board.fen());
     }
   }
   if (depth !== 0) throw new PgnError('unparseable', 'unparseable PGN: a ( variation is never closed');
   if ((opts.requireMoves ?? true) && plies.length === 0) throw new PgnError('moveless', 'the PGN has no moves');
-  return { headers, startFen, plies, result, preface };
+  return { headers, startFen, plies, result, preface, fensAfter, startPositionFen };
 }
 
 /** Full-move count of a game of `plies` half-moves (a lone White move counts as one). */

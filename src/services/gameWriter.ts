@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { fullMoves, movesKey, sha256, type ParsedGame } from '../chess/pgn.js';
+import type { Statement } from 'better-sqlite3';
+import { getTableColumns } from 'drizzle-orm';
+import { fullMoves, movesKey, sha256, type MainlinePly } from '../chess/pgn.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
 import { games, pgns } from '../store/schema/index.js';
@@ -16,7 +18,7 @@ export function storePgn(store: Store, text: string, now: string): string {
 }
 
 /** The move-derived columns of a game whose full PGN is stored. */
-export function movesColumns(parsed: ParsedGame, pgnHash: string) {
+export function movesColumns(parsed: { startFen: string; plies: readonly MainlinePly[] }, pgnHash: string) {
   const clocks = parsed.plies.map((p) => p.clockSeconds);
   return {
     sanMoves: parsed.plies.map((p) => p.san).join(' '),
@@ -26,6 +28,35 @@ export function movesColumns(parsed: ParsedGame, pgnHash: string) {
     pgnHash,
     clocks: clocks.some((c) => c !== null) ? JSON.stringify(clocks) : null,
   };
+}
+
+// The batch insert's statements, prepared once per store: building and preparing the statement for
+// every row through the query builder cost more than the insert itself (issue 13's profile).
+const GAME_COLUMNS = Object.entries(getTableColumns(games));
+const prepared = new WeakMap<Store, { game: Statement; pgn: Statement }>();
+
+function statementsOf(store: Store) {
+  let st = prepared.get(store);
+  if (!st) {
+    const names = GAME_COLUMNS.map(([, c]) => `"${c.name}"`).join(', ');
+    st = {
+      // Same conflict rule as the builder's onConflictDoNothing on (user, provider, sourceId).
+      game: store.sqlite.prepare(
+        `insert into "games" (${names}) values (${GAME_COLUMNS.map(() => '?').join(', ')}) on conflict ("user_id", "provider", "source_id") do nothing`,
+      ),
+      pgn: store.sqlite.prepare('insert into "pgns" ("hash", "text", "created_at") values (?, ?, ?) on conflict do nothing'),
+    };
+    prepared.set(store, st);
+  }
+  return st;
+}
+
+/** A row's values in column order, encoded as the query builder encodes them (booleans as 0/1); absent is null. */
+function gameValues(row: typeof games.$inferInsert): unknown[] {
+  return GAME_COLUMNS.map(([key, col]) => {
+    const v = row[key as keyof typeof row];
+    return v === undefined || v === null ? null : col.mapToDriverValue(v);
+  });
 }
 
 /**
@@ -40,17 +71,13 @@ export function insertGames(
   alongside?: () => void,
 ): { inserted: number; skipped: number } {
   const now = clock.now().toISOString();
+  const st = statementsOf(store);
   let inserted = 0;
   store.sqlite
     .transaction(() => {
       for (const { game, pgnText } of batch) {
-        if (pgnText) storePgn(store, pgnText, now);
-        const res = store.db
-          .insert(games)
-          .values({ ...game, id: randomUUID(), createdAt: now, version: 1 })
-          .onConflictDoNothing({ target: [games.userId, games.provider, games.sourceId] })
-          .run();
-        inserted += res.changes;
+        if (pgnText) st.pgn.run(sha256(pgnText), pgnText, now);
+        inserted += st.game.run(gameValues({ ...game, id: randomUUID(), createdAt: now, version: 1 })).changes;
       }
       // Whatever must commit with these games (a sync cursor) commits in the same transaction, or not at all.
       alongside?.();

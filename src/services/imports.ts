@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { and, eq, isNull, like } from 'drizzle-orm';
-import { classifyOpening } from '../chess/openings.js';
-import { parsePgn, pgnGameSplitter, PgnError, sha256, type ParsedGame } from '../chess/pgn.js';
+import { classifyOpening, classifyReplayed, OPENING_PLIES } from '../chess/openings.js';
+import { parsePgn, parsePgnMainline, pgnGameSplitter, PgnError, sha256, type ParsedGame, type ParsedMainline } from '../chess/pgn.js';
 import type { AppDeps, User } from '../context.js';
 import { chesscomGameId } from '../sources/chesscom/parse.js';
 import { z } from 'zod';
@@ -102,7 +102,7 @@ function ownerSide(h: Record<string, string>, user: User, as: string | undefined
 }
 
 /** A game of a file (or a manual entry's PGN) → a row of `provider`. Throws a message for a game that cannot be stored. */
-export function rowFromPgn(user: User, text: string, parsed: ParsedGame, provider: 'pgn' | 'manual', as?: string): NewGame {
+export function rowFromPgn(user: User, text: string, parsed: ParsedGame | ParsedMainline, provider: 'pgn' | 'manual', as?: string): NewGame {
   const h = parsed.headers;
   const side = ownerSide(h, user, as);
   if (side !== 'white' && side !== 'black') throw new Error(side);
@@ -115,7 +115,8 @@ export function rowFromPgn(user: User, text: string, parsed: ParsedGame, provide
   const opp = side === 'white' ? 'Black' : 'White';
   const own = side === 'white' ? 'White' : 'Black';
   const cols = movesColumns(parsed, sha256(text));
-  const named = classifyOpening(parsed.plies.map((p) => p.san));
+  // Named from the moves only where the tags do not say (the same answer, without walking the moves for nothing).
+  const named = tagValue(h.ECO) && tagValue(h.Opening) ? null : classifyReplayed('fensAfter' in parsed ? parsed : { ...parsed, fensAfter: parsed.plies.map((p) => p.fenAfter) });
   const url = [h.Link, h.Site].find((v) => v && /^https?:\/\//.test(v)) ?? '';
   const onlineId = /lichess\.org\/([A-Za-z0-9]{8})/.exec(url)?.[1] ? `lichess:${/lichess\.org\/([A-Za-z0-9]{8})/.exec(url)![1]}` : /chess\.com\/.*game/.test(url) ? `chesscom:${chesscomGameId(url)}` : null;
   const event = tagValue(h.Event);
@@ -206,9 +207,9 @@ export async function importPgnLines(deps: AppDeps, user: User, lines: AsyncIter
     for (const text of texts) {
       report.games += 1;
       const index = report.games;
-      let parsed: ParsedGame | null = null;
+      let parsed: ParsedMainline | null = null;
       try {
-        parsed = parsePgn(text);
+        parsed = parsePgnMainline(text, { fenPlies: OPENING_PLIES });
         batch.push({ game: rowFromPgn(user, text, parsed, 'pgn', opts.as), pgnText: text });
       } catch (err) {
         const h = parsed?.headers ?? Object.fromEntries([...text.matchAll(/^\[(\w+)\s+"([^"]*)"\]/gm)].map((m) => [m[1], m[2]]));

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { games } from '../store/schema/games.js';
-import type { ParsedGame } from '../chess/pgn.js';
+import type { ParsedMainline } from '../chess/pgn.js';
 import { request, type SourceClientOptions } from './http.js';
 
 export { SourceHttpError, SourceRateLimited, SourceStalled, sourceFetch, type SourceClientOptions } from './http.js';
@@ -17,7 +17,7 @@ export type SourceGame = Omit<
 /** One parsed game: the row fields, and the PGN (text + replayed mainline) when the source has moves. */
 export interface SourceRecord {
   game: SourceGame;
-  pgn: { text: string; parsed: ParsedGame; clocksSeconds?: Array<number | null> } | null;
+  pgn: { text: string; parsed: ParsedMainline; clocksSeconds?: Array<number | null> } | null;
 }
 
 /** A record the source sent that is not stored, with the reason it is counted under. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { classifyOpening } from '../../chess/openings.js';
-import { parsePgn, PgnError } from '../../chess/pgn.js';
+import { classifyReplayed, OPENING_PLIES } from '../../chess/openings.js';
+import { parsePgnMainline, PgnError } from '../../chess/pgn.js';
 import { describeIssue, SourceFormatError, type SourceRecord, type SourceSkip } from '../types.js';
 
 const Side = z.object({ username: z.string(), rating: z.number().int(), result: z.string() });
@@ -66,7 +66,8 @@ export function parseChesscomGame(raw: unknown, username: string, chain: RatingC
   if (!g.pgn) throw new SourceFormatError(`${where}: game ${sourceId} has no pgn`);
   let parsed;
   try {
-    parsed = parsePgn(g.pgn, { requireMoves: false });
+    // Replayed once, keeping the opening's positions to name it from.
+    parsed = parsePgnMainline(g.pgn, { requireMoves: false, fenPlies: OPENING_PLIES });
   } catch (err) {
     if (err instanceof PgnError) throw new SourceFormatError(`${where}: game ${sourceId}: pgn does not parse: ${err.message}`);
     throw err;
@@ -83,7 +84,7 @@ export function parseChesscomGame(raw: unknown, username: string, chain: RatingC
   }
   const startedFromPgn = h.UTCDate && h.UTCTime ? Date.parse(`${h.UTCDate.replace(/\./g, '-')}T${h.UTCTime}Z`) : NaN;
   const playedAt = g.start_time ? g.start_time * 1000 : Number.isFinite(startedFromPgn) ? startedFromPgn : g.end_time * 1000;
-  const named = classifyOpening(parsed.plies.map((p) => p.san));
+  const named = classifyReplayed(parsed);
   const ecoSlug = h.ECOUrl ? decodeURIComponent(h.ECOUrl.split('/openings/')[1] ?? '').replace(/-/g, ' ').trim() : '';
   return {
     game: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePgn, PgnError } from '../../chess/pgn.js';
+import { parsePgnMainline, PgnError } from '../../chess/pgn.js';
 import { describeIssue, SourceFormatError, type SourceRecord, type SourceSkip } from '../types.js';
 import type { CurrentPerf } from '../../../schemas/profile.js';
 
@@ -106,7 +106,8 @@ export function parseLichessGame(raw: unknown, username: string): SourceRecord |
   const text = g.pgn ?? pgnFromJson(g, resultToken, when);
   let parsed;
   try {
-    parsed = parsePgn(text, { requireMoves: false });
+    // Replayed once, without positions: lichess names the opening itself.
+    parsed = parsePgnMainline(text, { requireMoves: false });
   } catch (err) {
     if (err instanceof PgnError) throw new SourceFormatError(`lichess game ${g.id}: moves do not replay: ${err.message}`);
     throw err;
