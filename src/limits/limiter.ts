@@ -35,7 +35,7 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   }
   const storeBusyMs = Number(store.sqlite.pragma('busy_timeout', { simple: true }));
   // Prepared on first use (and again if the store's schema changed under them).
-  let statements: { select: Statement; upsert: Statement; relaxed: Statement; full: Statement; briefWait: Statement; storeWait: Statement } | null = null;
+  let statements: { select: Statement; upsert: Statement; relaxed: Statement; full: Statement } | null = null;
   const prepared = () =>
     (statements ??= {
       select: store.sqlite.prepare('SELECT tokens, updated_at_ms AS updatedAtMs FROM rate_buckets WHERE key = ?'),
@@ -44,9 +44,6 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
       ),
       relaxed: store.sqlite.prepare('PRAGMA synchronous = NORMAL'),
       full: store.sqlite.prepare('PRAGMA synchronous = FULL'),
-      // PRAGMA busy_timeout answers with a row, so these run with get(); prepared once, unlike pragma().
-      briefWait: store.sqlite.prepare(`PRAGMA busy_timeout = ${LIMITER_BUSY_MS}`),
-      storeWait: store.sqlite.prepare(`PRAGMA busy_timeout = ${storeBusyMs}`),
     });
   const select = () => prepared().select;
   const upsert = () => prepared().upsert;
@@ -67,7 +64,10 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
     let s: NonNullable<typeof statements>;
     try {
       s = prepared();
-      s.briefWait.get();
+      // Set through pragma() each time, not a prepared statement: SQLite applies busy_timeout when the
+      // PRAGMA is compiled, so a prepared one run again changes nothing (measured: the next take then
+      // waited the store's full 5 s). The cost is two small compiles per take.
+      store.sqlite.pragma(`busy_timeout = ${LIMITER_BUSY_MS}`);
     } catch {
       statements = null;
       throw new ApiError(503, Messages.limiterUnavailable);
@@ -88,7 +88,7 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
       throw new ApiError(503, Messages.limiterUnavailable);
     } finally {
       try {
-        s.storeWait.get();
+        store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
       } catch {
         // The store went away mid-take: there is no connection left to restore.
       }
