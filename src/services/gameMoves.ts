@@ -1,16 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { parsePgn, PgnError, replaySan, START_FEN } from '../chess/pgn.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { pgns } from '../store/schema/index.js';
 import type { GameRow } from './gameWriter.js';
-import { ownedGame } from './games.js';
+import { ownedGame, storedPgnText } from './games.js';
 import type { ReviewSubject } from './reviewRequests.js';
 
-export function storedPgnText(store: Store, hash: string): string | null {
-  return store.db.select({ text: pgns.text }).from(pgns).where(eq(pgns.hash, hash)).get()?.text ?? null;
-}
+export { storedPgnText };
 
 /**
  * The full move sequence of a game, or null when only the opening (or nothing) is known.

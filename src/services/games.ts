@@ -9,6 +9,8 @@ import type { GameRow } from './gameWriter.js';
 import { reviewSummaryFor } from './gameReview.js';
 import { memoByOwner } from './ownerMemo.js';
 import { ownerStamp } from '../store/ownerStamps.js';
+import type { Store } from '../store/db.js';
+import { preparedOnce } from '../store/prepared.js';
 
 const effectiveAccuracy = sql`coalesce(${games.platformAccuracy}, ${games.reviewAccuracy})`;
 
@@ -146,19 +148,29 @@ function computeListGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
 }
 
 /** An owned game row; unknown and foreign ids give the same 404. */
-export function ownedGame(ctx: PersonalCtx, id: string): GameRow {
-  const row = ctx.store.db
+const ownedGameQuery = (db: Store['db']) =>
+  db
     .select()
     .from(games)
-    .where(and(eq(games.id, id), eq(games.userId, ctx.user.id)))
-    .get();
+    .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId'))))
+    .prepare();
+
+export function ownedGame(ctx: PersonalCtx, id: string): GameRow {
+  const row = preparedOnce(ctx.store, ownedGameQuery).get({ id, userId: ctx.user.id });
   if (!row) throw new ApiError(404, Messages.gameNotFound);
   return row;
 }
 
+const pgnTextQuery = (db: Store['db']) => db.select({ text: pgns.text }).from(pgns).where(eq(pgns.hash, sql.placeholder('hash'))).prepare();
+
+/** The stored PGN text with this content hash, or null. */
+export function storedPgnText(store: Store, hash: string): string | null {
+  return preparedOnce(store, pgnTextQuery).get({ hash })?.text ?? null;
+}
+
 export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
   const row = ownedGame(ctx, id);
-  const pgn = row.pgnHash ? (ctx.store.db.select({ text: pgns.text }).from(pgns).where(eq(pgns.hash, row.pgnHash)).get()?.text ?? null) : null;
+  const pgn = row.pgnHash ? storedPgnText(ctx.store, row.pgnHash) : null;
   return {
     ...toSummary(row),
     // Moves only from a stored PGN or the recorded opening line: never invented.
@@ -172,7 +184,7 @@ export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
 /** The stored PGN of an owned game; a game without one answers like an unknown id, naming the fix. */
 export function gamePgn(ctx: PersonalCtx, id: string): string {
   const row = ownedGame(ctx, id);
-  const text = row.pgnHash ? ctx.store.db.select({ text: pgns.text }).from(pgns).where(eq(pgns.hash, row.pgnHash)).get()?.text : undefined;
-  if (text === undefined) throw new ApiError(404, 'that game has no stored PGN; attach one with attach_pgn');
+  const text = row.pgnHash ? storedPgnText(ctx.store, row.pgnHash) : null;
+  if (text === null) throw new ApiError(404, 'that game has no stored PGN; attach one with attach_pgn');
   return text;
 }

@@ -1,8 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Profile } from '../../schemas/profile.js';
 import type { PersonalCtx } from '../context.js';
+import type { Store } from '../store/db.js';
 import { ownerStamp } from '../store/ownerStamps.js';
+import { preparedOnce } from '../store/prepared.js';
 import { connections } from '../store/schema/index.js';
+
+const connectionsQuery = (db: Store['db']) =>
+  db.select().from(connections).where(eq(connections.userId, sql.placeholder('userId'))).orderBy(connections.connectedAt).prepare();
 
 /**
  * The owner's profile. `lastSyncedAt` is the oldest last-successful-sync among the connections,
@@ -10,7 +15,7 @@ import { connections } from '../store/schema/index.js';
  */
 export function getProfile(ctx: PersonalCtx): Profile {
   const { user, store } = ctx;
-  const conns = store.db.select().from(connections).where(eq(connections.userId, user.id)).orderBy(connections.connectedAt).all();
+  const conns = preparedOnce(store, connectionsQuery).all({ userId: user.id });
   // Kept by triggers: counting 100,000 index entries per call was most of this read.
   const gameCount = ownerStamp(store, user.id).games;
   const synced = conns.map((c) => c.lastSyncedAt);

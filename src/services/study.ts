@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { DeleteStudyResult, StudyGame, UploadStudyResult } from '../../schemas/study.js';
 import { STUDY_LIST_MAX } from '../../schemas/study.js';
 import type { ReviewResponse } from '../../schemas/review.js';
@@ -9,7 +9,8 @@ import { fullMoves, movesKey, START_FEN, type ParsedGame } from '../chess/pgn.js
 import { parseSubmittedPgn } from './pgnInput.js';
 import type { PersonalCtx } from '../context.js';
 import { ApiError, type Reply } from '../errors.js';
-import { inTransaction } from '../store/db.js';
+import { inTransaction, type Store } from '../store/db.js';
+import { jsonList, preparedOnce } from '../store/prepared.js';
 import { reviewJobs, studyGames, studyNotes } from '../store/schema/index.js';
 import { ownerReviewsOf } from './review/records.js';
 import { storePgn } from './gameWriter.js';
@@ -91,15 +92,33 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
 }
 
 /** The collection, newest first, up to 200 rows, with review state and note counts. */
-export function listStudyGames(ctx: PersonalCtx): { games: StudyGame[]; total: number } {
-  const rows = ctx.store.db
+const studyListQuery = (db: Store['db']) =>
+  db
     .select()
     .from(studyGames)
-    .where(eq(studyGames.userId, ctx.user.id))
+    .where(eq(studyGames.userId, sql.placeholder('userId')))
     .orderBy(desc(studyGames.createdAt), desc(studyGames.id))
     .limit(STUDY_LIST_MAX)
-    .all();
-  const total = ctx.store.db.select({ n: count() }).from(studyGames).where(eq(studyGames.userId, ctx.user.id)).get()!.n;
+    .prepare();
+const studyCountQuery = (db: Store['db']) => db.select({ n: count() }).from(studyGames).where(eq(studyGames.userId, sql.placeholder('userId'))).prepare();
+const noteCountsQuery = (db: Store['db']) =>
+  db
+    .select({ id: studyNotes.studyGameId, n: count() })
+    .from(studyNotes)
+    .where(sql`${studyNotes.studyGameId} IN ${jsonList('ids')}`)
+    .groupBy(studyNotes.studyGameId)
+    .prepare();
+const studyJobsQuery = (db: Store['db']) =>
+  db
+    .select({ key: reviewJobs.movesKey, status: reviewJobs.status })
+    .from(reviewJobs)
+    .where(and(eq(reviewJobs.userId, sql.placeholder('userId')), sql`${reviewJobs.movesKey} IN ${jsonList('keys')}`))
+    .orderBy(reviewJobs.createdAt)
+    .prepare();
+
+export function listStudyGames(ctx: PersonalCtx): { games: StudyGame[]; total: number } {
+  const rows = preparedOnce(ctx.store, studyListQuery).all({ userId: ctx.user.id });
+  const total = preparedOnce(ctx.store, studyCountQuery).get({ userId: ctx.user.id })!.n;
   return { games: describeRows(ctx, rows), total };
 }
 
@@ -109,23 +128,14 @@ function describeRows(ctx: PersonalCtx, rows: StudyRow[]): StudyGame[] {
   const ids = rows.map((r) => r.id);
   const keys = [...new Set(rows.map((r) => r.movesKey))];
   const noteCounts = new Map(
-    ctx.store.db
-      .select({ id: studyNotes.studyGameId, n: count() })
-      .from(studyNotes)
-      .where(inArray(studyNotes.studyGameId, ids))
-      .groupBy(studyNotes.studyGameId)
-      .all()
+    preparedOnce(ctx.store, noteCountsQuery)
+      .all({ ids: JSON.stringify(ids) })
       .map((r) => [r.id, r.n]),
   );
   const analysed = ownerReviewsOf(ctx.store, ctx.user.id, keys);
   // The latest job of this user for each mainline, whichever subject queued it: the analysis is shared.
   const jobs = new Map<string, (typeof reviewJobs.$inferSelect)['status']>();
-  for (const j of ctx.store.db
-    .select({ key: reviewJobs.movesKey, status: reviewJobs.status })
-    .from(reviewJobs)
-    .where(and(eq(reviewJobs.userId, ctx.user.id), inArray(reviewJobs.movesKey, keys)))
-    .orderBy(reviewJobs.createdAt)
-    .all()) {
+  for (const j of preparedOnce(ctx.store, studyJobsQuery).all({ userId: ctx.user.id, keys: JSON.stringify(keys) })) {
     jobs.set(j.key, j.status);
   }
   return rows.map((r) => {

@@ -1,5 +1,6 @@
 import { engineLabel } from '../../engine/builds.js';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.js';
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import type { Store } from '../../store/db.js';
@@ -95,8 +96,12 @@ const summaryColumns = {
 };
 type SummaryRow = Pick<AnalysisRow, keyof typeof summaryColumns>;
 
+const payloadQuery = (db: Store['db']) => db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, sql.placeholder('movesKey'))).prepare();
+const viewQuery = (db: Store['db']) =>
+  db.select({ view: analyses.view, v: analyses.derivationVersion }).from(analyses).where(eq(analyses.movesKey, sql.placeholder('movesKey'))).prepare();
+
 function payloadOf(store: Store, movesKey: string): string {
-  return store.db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, movesKey)).get()!.payload;
+  return preparedOnce(store, payloadQuery).get({ movesKey })!.payload;
 }
 
 function owned(store: Store, row: SummaryRow, reviewedAt: string): OwnedReview {
@@ -117,35 +122,39 @@ function owned(store: Store, row: SummaryRow, reviewedAt: string): OwnedReview {
 }
 
 function readView(store: Store, movesKey: string): ReviewView {
-  const r = store.db.select({ view: analyses.view, v: analyses.derivationVersion }).from(analyses).where(eq(analyses.movesKey, movesKey)).get()!;
+  const r = preparedOnce(store, viewQuery).get({ movesKey })!;
   if (r.view && r.v === DERIVATION_VERSION) return decodeView(r.view);
   return rederive(store, { movesKey, payload: payloadOf(store, movesKey) }).view;
 }
 
 /** The owner's review of these moves, or null when this owner has none (whoever else has one). */
-export function ownerReview(store: Store, userId: string, movesKey: string | null): OwnedReview | null {
-  if (!movesKey) return null;
-  const hit = store.db
+const ownerReviewQuery = (db: Store['db']) =>
+  db
     .select({ row: summaryColumns, reviewedAt: ownerReviews.reviewedAt })
     .from(ownerReviews)
     .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
-    .where(and(eq(ownerReviews.userId, userId), eq(ownerReviews.movesKey, movesKey)))
-    .get();
+    .where(and(eq(ownerReviews.userId, sql.placeholder('userId')), eq(ownerReviews.movesKey, sql.placeholder('movesKey'))))
+    .prepare();
+
+export function ownerReview(store: Store, userId: string, movesKey: string | null): OwnedReview | null {
+  if (!movesKey) return null;
+  const hit = preparedOnce(store, ownerReviewQuery).get({ userId, movesKey });
   return hit ? owned(store, hit.row, hit.reviewedAt) : null;
 }
 
-/** The owner's reviews of several move sequences at once, by movesKey. */
-export function ownerReviewsOf(store: Store, userId: string, keys: readonly string[]): Map<string, OwnedReview> {
-  const out = new Map<string, OwnedReview>();
-  if (!keys.length) return out;
-  const wanted = new Set(keys);
-  const rows = store.db
+const ownerReviewsQuery = (db: Store['db']) =>
+  db
     .select({ row: summaryColumns, reviewedAt: ownerReviews.reviewedAt })
     .from(ownerReviews)
     .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
-    .where(eq(ownerReviews.userId, userId))
-    .all();
-  for (const r of rows) if (wanted.has(r.row.movesKey)) out.set(r.row.movesKey, owned(store, r.row, r.reviewedAt));
+    .where(and(eq(ownerReviews.userId, sql.placeholder('userId')), sql`${ownerReviews.movesKey} IN ${jsonList('keys')}`))
+    .prepare();
+
+/** The owner's reviews of several move sequences at once, by movesKey (only those asked for are read). */
+export function ownerReviewsOf(store: Store, userId: string, keys: readonly string[]): Map<string, OwnedReview> {
+  const out = new Map<string, OwnedReview>();
+  if (!keys.length) return out;
+  for (const r of preparedOnce(store, ownerReviewsQuery).all({ userId, keys: JSON.stringify([...new Set(keys)]) })) out.set(r.row.movesKey, owned(store, r.row, r.reviewedAt));
   return out;
 }
 
