@@ -1,5 +1,6 @@
 import { Chess } from 'chess.js';
 import { pickPlausibleMove } from './plausibleMove.js';
+import { playSan } from './sanReplay.js';
 
 export interface Playout {
   san: string[];
@@ -18,17 +19,20 @@ export function playout(opening: readonly string[], targetPlies: number, random:
   const board = new Chess();
   const san: string[] = [];
   const uci: string[] = [];
-  const push = (m: { san: string; from: string; to: string; promotion?: string }) => {
+  // playSan plays exactly what board.move(token) would, without building chess.js's Move object (src/chess/sanReplay.ts).
+  const play = (token: string) => {
+    const m = playSan(board, token);
+    if (typeof m === 'string') throw new Error(`${token}: ${m === 'null' ? 'a null move' : 'not a legal move'} in the playout`);
     san.push(m.san);
-    uci.push(m.from + m.to + (m.promotion ?? ''));
+    uci.push(m.uci);
   };
-  for (const move of opening) push(board.move(move));
+  for (const move of opening) play(move);
   // The mover finds no move on mate or stalemate; the draw rules checked here are the cheap ones
   // (isGameOver would generate every move twice more per ply).
   while (san.length < targetPlies && !board.isInsufficientMaterial() && !board.isThreefoldRepetition() && !board.isDrawByFiftyMoves()) {
     const pick = pickPlausibleMove(board, random);
     if (!pick) break;
-    push(board.move(pick));
+    play(pick);
   }
   const ending = board.isCheckmate() ? 'checkmate' : board.isStalemate() ? 'stalemate' : board.isDraw() ? 'draw' : null;
   const winner = ending === 'checkmate' ? (board.turn() === 'w' ? 'black' : 'white') : null;
