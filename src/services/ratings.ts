@@ -62,9 +62,13 @@ function readings(store: Store, userId: string, q: RatingQuery): { inside: Map<s
   type GameRow = { provider: string; time_class: string; played_at: string; rating: number };
   type PointRow = { provider: string; series: string; date: string; rating: number };
   // A game gives the rating after it (userRating is the rating before; after = before + delta).
-  const gameSql = (cond: string, group: boolean) =>
-    `SELECT provider, time_class, ${group ? 'max(played_at)' : 'played_at'} AS played_at, user_rating + coalesce(rating_delta, 0) AS rating
-       FROM games WHERE user_id = ? AND provider IN (${ph}) AND user_rating IS NOT NULL ${cond} ${group ? 'GROUP BY provider, time_class' : ''}`;
+  // Inside the window only each day's last game of a class counts (dailyLast), so SQLite keeps just
+  // that one (the bare columns of the row holding max()): a 100,000-game history is a few thousand
+  // rows, not 100,000 objects. The seed is the last game of each class before the window.
+  const gameSql = (cond: string, group: 'day' | 'seed') =>
+    `SELECT provider, time_class, max(played_at) AS played_at, user_rating + coalesce(rating_delta, 0) AS rating
+       FROM games WHERE user_id = ? AND provider IN (${ph}) AND user_rating IS NOT NULL ${cond}
+      GROUP BY provider, time_class${group === 'day' ? ', substr(played_at, 1, 10)' : ''}`;
   // Published readings (lichess history, ECF ratings) stand for the end of their day.
   const pointSql = (cond: string, group: boolean) =>
     `SELECT provider, series, ${group ? 'max(date)' : 'date'} AS date, rating FROM rating_points
@@ -74,7 +78,7 @@ function readings(store: Store, userId: string, q: RatingQuery): { inside: Map<s
 
   const inside = new Map<string, Reading[]>();
   const insideGames = store.sqlite
-    .prepare(gameSql(`${fromIso ? 'AND played_at >= ?' : ''} ${endIso ? 'AND played_at < ?' : ''}`, false))
+    .prepare(gameSql(`${fromIso ? 'AND played_at >= ?' : ''} ${endIso ? 'AND played_at < ?' : ''}`, 'day'))
     .all(userId, ...providers, ...(fromIso ? [fromIso] : []), ...(endIso ? [endIso] : [])) as GameRow[];
   const insidePoints = store.sqlite
     .prepare(pointSql(`${q.from ? 'AND date >= ?' : ''} ${q.toExclusive ? 'AND date < ?' : ''}`, false))
@@ -90,7 +94,7 @@ function readings(store: Store, userId: string, q: RatingQuery): { inside: Map<s
   const seeds = new Map<string, Reading>();
   if (fromIso && q.from) {
     // SQLite gives the bare columns of the row holding max(): the rating of the latest reading.
-    const seedGames = store.sqlite.prepare(gameSql('AND played_at < ?', true)).all(userId, ...providers, fromIso) as GameRow[];
+    const seedGames = store.sqlite.prepare(gameSql('AND played_at < ?', 'seed')).all(userId, ...providers, fromIso) as GameRow[];
     const seedPoints = store.sqlite.prepare(pointSql('AND date < ?', true)).all(userId, ...providers, ...NON_GAME_SERIES, q.from) as PointRow[];
     for (const { key, tc, r } of [...seedGames.map(fromGame), ...seedPoints.map(fromPoint)]) {
       if (!wanted(tc)) continue;
