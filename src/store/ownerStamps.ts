@@ -27,7 +27,30 @@ const TRIGGERS: Record<string, string> = {
   owner_stamps_rating_delete: `AFTER DELETE ON rating_points BEGIN
     UPDATE owner_stamps SET version = version + 1 WHERE user_id = old.user_id;
   END`,
+  ...coachingTriggers(),
 };
+
+/**
+ * The coaching tables bump `coaching_version`: get_coaching_state and list_saved_positions are
+ * kept per that version. A quiz result names its position, whose row names the owner. As above,
+ * only an insert may create the stamp row; updates and deletes (cascades from a deleted user
+ * among them) only update it.
+ */
+function coachingTriggers(): Record<string, string> {
+  const bump = (event: 'insert' | 'update' | 'delete', owner: string) =>
+    event === 'insert'
+      ? `INSERT INTO owner_stamps (user_id, games, version, coaching_version) SELECT ${owner}, 0, 0, 1 WHERE ${owner} IS NOT NULL
+      ON CONFLICT(user_id) DO UPDATE SET coaching_version = coaching_version + 1;`
+      : `UPDATE owner_stamps SET coaching_version = coaching_version + 1 WHERE user_id = ${owner};`;
+  const events = [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const;
+  const out: Record<string, string> = {};
+  for (const table of ['coaching_entries', 'coaching_focuses', 'saved_positions'])
+    for (const [event, row] of events) out[`owner_stamps_${table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${table} BEGIN ${bump(event, `${row}.user_id`)} END`;
+  for (const [event, row] of events)
+    out[`owner_stamps_position_quizzes_${event}`] =
+      `AFTER ${event.toUpperCase()} ON position_quizzes BEGIN ${bump(event, `(SELECT user_id FROM saved_positions WHERE id = ${row}.position_id)`)} END`;
+  return out;
+}
 
 /**
  * Installs the triggers the first time a store is opened with this code, counting every owner's
@@ -52,13 +75,15 @@ export function installOwnerStamps(sqlite: Database.Database): void {
 export interface OwnerStamp {
   games: number;
   version: number;
+  coachingVersion: number;
 }
 
 const reads = new WeakMap<Store, Database.Statement>();
 
-/** The owner's game count and data version: one primary-key read. */
+/** The owner's game count and data versions: one primary-key read. */
 export function ownerStamp(store: Store, userId: string): OwnerStamp {
   let read = reads.get(store);
-  if (!read) reads.set(store, (read = store.sqlite.prepare('SELECT games, version FROM owner_stamps WHERE user_id = ?')));
-  return (read.get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0 };
+  if (!read)
+    reads.set(store, (read = store.sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion FROM owner_stamps WHERE user_id = ?')));
+  return (read.get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0 };
 }

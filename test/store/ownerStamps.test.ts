@@ -4,6 +4,12 @@ import { insertGames, type NewGame } from '../../src/services/gameWriter.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { ownerStamp } from '../../src/store/ownerStamps.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { addCoachingEntry } from '../../tools/coaching/add_coaching_entry.js';
+import { getCoachingState } from '../../tools/coaching/get_coaching_state.js';
+import { removeSavedPosition } from '../../tools/coaching/remove_saved_position.js';
+import { savePosition } from '../../tools/coaching/save_position.js';
+import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
+import { RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
 
 let app: TestApp;
 afterEach(() => app?.close());
@@ -35,21 +41,21 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     app = makeTestApp();
     const a = app.addUser().user;
     const b = app.addUser().user;
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0, coachingVersion: 0 });
     insertGames(app.deps.store, app.clock, [0, 1, 2].map((i) => ({ game: game(a.id, i) })));
     insertGames(app.deps.store, app.clock, [2, 3].map((i) => ({ game: game(a.id, i) }))); // g2 is skipped
     insertGames(app.deps.store, app.clock, [0].map((i) => ({ game: game(b.id, i) })));
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4, coachingVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0 });
     app.deps.store.sqlite.prepare("UPDATE games SET review_accuracy = 80 WHERE user_id = ? AND source_id = 'g1'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5, coachingVersion: 0 });
     app.deps.store.sqlite.prepare("DELETE FROM games WHERE user_id = ? AND source_id = 'g0'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6, coachingVersion: 0 });
     app.deps.store.sqlite
       .prepare("INSERT INTO rating_points (user_id, provider, series, date, rating) VALUES (?, 'siteB', 'blitz', '2026-01-01', 1500)")
       .run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7, coachingVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0 });
     // Deleting the owner cascades to the games and the stamp row alike.
     app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(b.id);
     expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(b.id)).toEqual({ n: 0 });
@@ -91,5 +97,46 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     // Keys are per owner: another owner's memo is its own.
     const b = app.addUser().user;
     expect(memoByOwner(app.deps.store, b.id, 'count', () => -1)).toBe(-1);
+  });
+
+  test('every coaching write bumps the coaching version alone; the state read is kept per that version and follows writes from another connection', async () => {
+    app = makeTestApp();
+    const { user, token } = app.addUser();
+    const other = app.addUser();
+    const v = () => ownerStamp(app.deps.store, user.id);
+    const ok = async (tool: Parameters<TestApp['call']>[0], input: unknown) => {
+      const res = await app.call(tool, input, token);
+      expect(res.status).toBe(200);
+      return res.body as { id: string };
+    };
+    const focus = await ok(setTrainingFocus, { title: 'Endgames' });
+    expect(v()).toEqual({ games: 0, version: 0, coachingVersion: 1 });
+    await ok(setTrainingFocus, { focusId: focus.id, title: 'Rook endgames' });
+    const position = await ok(savePosition, { fen: RUY_LOPEZ_FEN, label: 'x' });
+    // A quiz result: the entry and the quiz row (and the position's last result) each bump it.
+    await ok(addCoachingEntry, { kind: 'result', body: 'q', positionId: position.id, correct: true });
+    const afterQuiz = v().coachingVersion;
+    expect(afterQuiz).toBeGreaterThanOrEqual(5);
+    await ok(removeSavedPosition, { id: position.id });
+    expect(v().coachingVersion).toBeGreaterThan(afterQuiz);
+    expect(v().version).toBe(0);
+    expect(ownerStamp(app.deps.store, other.user.id).coachingVersion).toBe(0);
+
+    const state = async () => (await app.call(getCoachingState, {}, token)).body as { entries: Array<{ body: string }> };
+    expect((await state()).entries.map((e) => e.body)).toEqual(['q']);
+    const first = await state();
+    expect(await state()).toBe(first); // the same object: served from memory
+    const elsewhere = openStore(storeFile(app.dir));
+    try {
+      elsewhere.sqlite
+        .prepare("INSERT INTO coaching_entries (id, user_id, seq, kind, body, created_at) VALUES ('e-x', ?, 99, 'note', 'from another process', '2026-11-20T00:00:00.000Z')")
+        .run(user.id);
+    } finally {
+      elsewhere.close();
+    }
+    expect((await state()).entries.map((e) => e.body)).toEqual(['from another process', 'q']);
+    // Deleting the owner cascades through the coaching rows and their triggers without recreating the stamp.
+    app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(user.id);
+    expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(user.id)).toEqual({ n: 0 });
   });
 });

@@ -17,6 +17,7 @@ import { games, positionQuizzes, savedPositions } from '../../store/schema/index
 import { reviewedPosition } from '../reviewRequests.js';
 import { ownedStudyMainline } from '../study.js';
 import { ownedFocus } from './focus.js';
+import { memoByOwner } from '../ownerMemo.js';
 
 export const POSITION_NOT_FOUND = 'no owned saved position with that id; call list_saved_positions for ids';
 export const SOURCE_GAME_NOT_FOUND = 'no owned game or study game with that id; call list_games or list_study_games for ids';
@@ -180,6 +181,11 @@ const listPageQuery = (db: Store['db']) =>
     .prepare();
 
 export function listSavedPositions(ctx: PersonalCtx, input: z.output<typeof ListPositionsInput>) {
+  // Kept per version of the owner's coaching data; due-ness is the last result, never the date.
+  return memoByOwner(ctx.store, ctx.user.id, `list_saved_positions ${JSON.stringify(input)}`, () => readPositions(ctx, input), 'coaching');
+}
+
+function readPositions(ctx: PersonalCtx, input: z.output<typeof ListPositionsInput>) {
   const filter = { userId: ctx.user.id, focusId: input.focusId ?? null, due: input.dueForQuiz === undefined ? null : input.dueForQuiz ? 1 : 0 };
   const total = preparedOnce(ctx.store, listCountQuery).get(filter)!.n;
   const pageCount = Math.max(1, Math.ceil(total / POSITIONS_PAGE_SIZE));

@@ -5,6 +5,7 @@ import { ApiError } from '../../errors.js';
 import { entryPage, lastSessionAt, openAssignments } from './entries.js';
 import { activeFocuses, recentlyResolvedFocuses, toFocus } from './focus.js';
 import { positionSummary } from './positions.js';
+import { memoByOwner } from '../ownerMemo.js';
 
 /** The cursor is the log position to read before, written so agents treat it as opaque. */
 const CURSOR = /^e(\d{1,15})$/;
@@ -18,7 +19,12 @@ export function getCoachingState(ctx: PersonalCtx, cursor: string | undefined): 
     if (!m) throw new ApiError(400, 'cursor: not a cursor from get_coaching_state; omit it for the newest entries');
     before = Number(m[1]);
   }
-  // One read transaction: the parts of the state agree with each other.
+  // Kept per version of the owner's coaching data (triggers, src/store/ownerStamps.ts): nothing here reads the clock.
+  return memoByOwner(ctx.store, ctx.user.id, `get_coaching_state ${before ?? ''}`, () => readState(ctx, before), 'coaching');
+}
+
+/** One read transaction: the parts of the state agree with each other. */
+function readState(ctx: PersonalCtx, before: number | null): z.input<typeof CoachingState> {
   return ctx.store.sqlite.transaction(() => {
   const { entries, nextSeq } = entryPage(ctx, before);
   return {
