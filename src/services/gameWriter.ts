@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, is, SQL } from 'drizzle-orm';
 import { fullMoves, movesKey, sha256, type MainlinePly } from '../chess/pgn.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
@@ -51,10 +51,15 @@ function statementsOf(store: Store) {
   return st;
 }
 
-/** A row's values in column order, encoded as the query builder encodes them (booleans as 0/1); absent is null. */
+/**
+ * A row's values in column order, encoded as the query builder encodes them (booleans as 0/1). An
+ * absent value takes the column's declared default, as the builder's insert does, else null.
+ */
 function gameValues(row: typeof games.$inferInsert): unknown[] {
   return GAME_COLUMNS.map(([key, col]) => {
-    const v = row[key as keyof typeof row];
+    let v: unknown = row[key as keyof typeof row];
+    if (v === undefined) v = col.defaultFn ? col.defaultFn() : col.default;
+    if (is(v, SQL)) throw new Error(`games.${key}: an SQL default cannot go through the prepared insert`);
     return v === undefined || v === null ? null : col.mapToDriverValue(v);
   });
 }
