@@ -98,6 +98,9 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     ] as const;
     for (const [name, path] of reads) vsBare(name, await run(path), 60);
     for (const path of ['/openapi.json', '/llms.txt', '/.well-known/mcp.json']) vsBare(path, await run(() => path), 80);
+    // The peak so far is serving reads under load; the rows below add recomputations after writes.
+    const readRss = peakRssMb(server.child.pid!);
+    rows.push([label, 'server peak RSS serving the reads above', `${readRss.toFixed(0)} MB`, '≤ 250 MB', ok(readRss <= 250)]);
 
     // Aggregates: p50 of repeated reads, and of the first read after a write (another connection
     // touches one game, as a sync in another process would), which recomputes.
@@ -149,7 +152,7 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     }
 
     const rss = peakRssMb(server.child.pid!);
-    rows.push([label, 'server peak RSS after all of the above', `${rss.toFixed(0)} MB`, '≤ 250 MB', ok(rss <= 250)]);
+    rows.push([label, 'server peak RSS after all of the above (recomputations after writes, engines)', `${rss.toFixed(0)} MB`, '≤ 250 MB', ok(rss <= 250)]);
   } finally {
     await stop(server.child);
   }
