@@ -24,6 +24,9 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('json spaces', 0);
+  // No automatic ETag (a hash of every body): personal answers are no-store, so nothing would ever
+  // revalidate with it; the discovery documents set their own strong one (staticDocument.ts).
+  app.set('etag', false);
   const base = opts.baseUrl.replace(/\/$/, '');
   const dashboard = createDashboard(deps, base);
   app.locals.onClose = [dashboard.stop];

@@ -8,8 +8,22 @@ import { invokeTool, type Outcome } from '../facade/invoke.js';
 /** Bounded JSON envelope: a 100,000-character PGN plus escaping fits; more is refused with 413. */
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * The JSON text of each answer object, kept while the object lives: a memoised read (a list page, the
+ * stats, the coaching state: src/services/ownerMemo.ts) answers with the same object until the owner's
+ * data changes, so its 3–20 KB are encoded once rather than per request. Answers are read-only.
+ */
+const encoded = new WeakMap<object, string>();
+
 function send(res: Response, outcome: Outcome): void {
-  res.status(outcome.status).set(outcome.headers).json(outcome.body);
+  const body = outcome.body;
+  const keep = typeof body === 'object' && body !== null;
+  let text = keep ? encoded.get(body) : undefined;
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    if (keep) encoded.set(body, text);
+  }
+  res.status(outcome.status).set(outcome.headers).set('Content-Type', 'application/json; charset=utf-8').send(text);
 }
 
 function error(res: Response, status: number, message: string): void {
