@@ -61,20 +61,11 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   // request of the process while another connection holds the write lock. The limiter waits briefly
   // instead and, unable to decide, fails closed (503): one held lock never stalls unrelated requests.
   function guarded<T>(fn: () => T): T {
-    let s: NonNullable<typeof statements>;
     try {
-      s = prepared();
-      // Set through pragma() each time, not a prepared statement: SQLite applies busy_timeout when the
-      // PRAGMA is compiled, so a prepared one run again changes nothing (measured: the next take then
-      // waited the store's full 5 s). The cost is two small compiles per take.
       store.sqlite.pragma(`busy_timeout = ${LIMITER_BUSY_MS}`);
-    } catch {
-      statements = null;
-      throw new ApiError(503, Messages.limiterUnavailable);
-    }
-    try {
       // Inside a caller's transaction the bucket write is part of that commit, at its durability.
       if (store.sqlite.inTransaction) return store.sqlite.transaction(fn).immediate();
+      const s = prepared();
       // better-sqlite3 is synchronous: no other statement of this connection runs before FULL is back.
       s.relaxed.run();
       try {
@@ -87,11 +78,7 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
       statements = null;
       throw new ApiError(503, Messages.limiterUnavailable);
     } finally {
-      try {
-        store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
-      } catch {
-        // The store went away mid-take: there is no connection left to restore.
-      }
+      store.sqlite.pragma(`busy_timeout = ${storeBusyMs}`);
     }
   }
 

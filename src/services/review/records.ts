@@ -34,10 +34,17 @@ export function parseStoredAnalysis(payload: string): StoredAnalysis {
   return StoredAnalysisSchema.parse(JSON.parse(payload));
 }
 
+const payloadQuery = (db: Store['db']) => db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, sql.placeholder('movesKey'))).prepare();
+
+/** The stored engine output of a move sequence as JSON text, or null. */
+function storedPayload(store: Store, movesKey: string): string | null {
+  return preparedOnce(store, payloadQuery).get({ movesKey })?.payload ?? null;
+}
+
 /** The shared engine output for a move sequence (internal: reuse by the queue), or null. */
 export function engineOutput(store: Store, movesKey: string): StoredAnalysis | null {
-  const row = store.db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, movesKey)).get();
-  return row ? parseStoredAnalysis(row.payload) : null;
+  const payload = storedPayload(store, movesKey);
+  return payload === null ? null : parseStoredAnalysis(payload);
 }
 
 /** Stores engine output with its derivation (first writer wins: the same moves give the same figures). */
@@ -68,8 +75,8 @@ export function grantReview(store: Store, userId: string, movesKey: string, at: 
 }
 
 /** Recomputes and stores the derivation and view of one row from its stored engine output (one statement). */
-function rederive(store: Store, row: Pick<AnalysisRow, 'movesKey' | 'payload'>): { derivation: ReviewDerivation; view: ReviewView } {
-  const out = deriveAll(parseStoredAnalysis(row.payload));
+function rederive(store: Store, movesKey: string): { derivation: ReviewDerivation; view: ReviewView } {
+  const out = deriveAll(engineOutput(store, movesKey)!);
   const d = out.derivation;
   store.db
     .update(analyses)
@@ -81,9 +88,15 @@ function rederive(store: Store, row: Pick<AnalysisRow, 'movesKey' | 'payload'>):
       accuracyWhite: d.accuracyWhite,
       accuracyBlack: d.accuracyBlack,
     })
-    .where(eq(analyses.movesKey, row.movesKey))
+    .where(eq(analyses.movesKey, movesKey))
     .run();
   return out;
+}
+
+/** A stored derivation when it is of the current version, else one recomputed (and stored, with its view). */
+function currentDerivation(store: Store, movesKey: string, stored: string | null, version: number): { derivation: ReviewDerivation; view: ReviewView | null } {
+  if (stored && version === DERIVATION_VERSION) return { derivation: JSON.parse(stored) as ReviewDerivation, view: null };
+  return rederive(store, movesKey);
 }
 
 /** The columns a review's readers take: never the view (read on demand) nor, for most, the payload. */
@@ -96,20 +109,13 @@ const summaryColumns = {
 };
 type SummaryRow = Pick<AnalysisRow, keyof typeof summaryColumns>;
 
-const payloadQuery = (db: Store['db']) => db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, sql.placeholder('movesKey'))).prepare();
 const viewQuery = (db: Store['db']) =>
   db.select({ view: analyses.view, v: analyses.derivationVersion }).from(analyses).where(eq(analyses.movesKey, sql.placeholder('movesKey'))).prepare();
 
-function payloadOf(store: Store, movesKey: string): string {
-  return preparedOnce(store, payloadQuery).get({ movesKey })!.payload;
-}
-
 function owned(store: Store, row: SummaryRow, reviewedAt: string): OwnedReview {
   let parsed: StoredAnalysis | null = null;
-  let view: ReviewView | null = null;
-  let derivation: ReviewDerivation;
-  if (row.derivation && row.derivationVersion === DERIVATION_VERSION) derivation = JSON.parse(row.derivation) as ReviewDerivation;
-  else ({ derivation, view } = rederive(store, { movesKey: row.movesKey, payload: payloadOf(store, row.movesKey) }));
+  const { derivation, view: derivedNow } = currentDerivation(store, row.movesKey, row.derivation, row.derivationVersion);
+  let view = derivedNow;
   return {
     movesKey: row.movesKey,
     reviewedAt,
@@ -117,14 +123,14 @@ function owned(store: Store, row: SummaryRow, reviewedAt: string): OwnedReview {
     nodesPerPosition: row.nodesPerPosition,
     derivation,
     view: () => (view ??= readView(store, row.movesKey)),
-    engineOutput: () => (parsed ??= parseStoredAnalysis(payloadOf(store, row.movesKey))),
+    engineOutput: () => (parsed ??= engineOutput(store, row.movesKey)!),
   };
 }
 
 function readView(store: Store, movesKey: string): ReviewView {
   const r = preparedOnce(store, viewQuery).get({ movesKey })!;
   if (r.view && r.v === DERIVATION_VERSION) return decodeView(r.view);
-  return rederive(store, { movesKey, payload: payloadOf(store, movesKey) }).view;
+  return rederive(store, movesKey).view;
 }
 
 /** The owner's review of these moves, or null when this owner has none (whoever else has one). */
@@ -176,14 +182,7 @@ export function ownerDerivations(store: Store, userId: string, keys: readonly st
           WHERE o.user_id = ? AND o.moves_key IN (${chunk.map(() => '?').join(',')})`,
       )
       .all(userId, ...chunk) as Array<{ k: string; d: string | null; v: number }>;
-    for (const r of rows) {
-      if (r.d && r.v === DERIVATION_VERSION) {
-        out.set(r.k, JSON.parse(r.d) as ReviewDerivation);
-        continue;
-      }
-      const row = store.db.select({ movesKey: analyses.movesKey, payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, r.k)).get();
-      if (row) out.set(r.k, rederive(store, row).derivation);
-    }
+    for (const r of rows) out.set(r.k, currentDerivation(store, r.k, r.d, r.v).derivation);
   }
   return out;
 }
@@ -201,13 +200,13 @@ export async function refreshDerivations(store: Store, stop: () => boolean = () 
     if (stop() || !store.sqlite.open) break;
     store.sqlite
       .transaction(() => {
-        // Read inside the transaction: a reader may have derived it meanwhile.
-        const row = store.db
-          .select({ movesKey: analyses.movesKey, payload: analyses.payload })
+        // Checked inside the transaction: a reader may have derived it meanwhile.
+        const stale = store.db
+          .select({ v: analyses.derivationVersion })
           .from(analyses)
           .where(and(eq(analyses.movesKey, movesKey), lt(analyses.derivationVersion, DERIVATION_VERSION)))
           .get();
-        if (row) (rederive(store, row), (updated += 1));
+        if (stale) (rederive(store, movesKey), (updated += 1));
       })
       .immediate();
     await new Promise<void>((resolve) => setImmediate(resolve));
