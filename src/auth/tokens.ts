@@ -5,6 +5,7 @@ import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
 import { sha256Hex } from '../store/secretKey.js';
 import { tokens, users } from '../store/schema/index.js';
+import { preparedOnce } from '../store/prepared.js';
 import { stampLastUsed } from './lastUsed.js';
 
 export const TOKEN_PATTERN = /^cfp_[A-Za-z0-9_-]{43}$/;
@@ -41,9 +42,8 @@ export function issueToken(store: Store, clock: Clock, userId: string, name: str
  * The token lookup, prepared once per store: building the drizzle query per request cost more than
  * running it. No cache in front of it, so a revocation (from this process or the CLI) is refused at once.
  */
-const lookups = new WeakMap<Store, ReturnType<typeof prepareLookup>>();
-function prepareLookup(store: Store) {
-  return store.db
+const lookupQuery = (db: Store['db']) =>
+  db
     .select({ user: users, id: tokens.id })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
@@ -55,15 +55,12 @@ function prepareLookup(store: Store) {
       ),
     )
     .prepare();
-}
 
 /** The owner of a live token, or null: malformed, unknown, revoked and expired tokens look the same. */
 export function verifyToken(store: Store, token: string | undefined, clock?: Clock): User | null {
   if (!token || !TOKEN_PATTERN.test(token)) return null;
   const now = clock?.now() ?? new Date();
-  let lookup = lookups.get(store);
-  if (!lookup) lookups.set(store, (lookup = prepareLookup(store)));
-  const row = lookup.get({ fingerprint: fingerprint(token), now: now.toISOString() });
+  const row = preparedOnce(store, lookupQuery).get({ fingerprint: fingerprint(token), now: now.toISOString() });
   if (!row) return null;
   stampLastUsed(store, `token:${row.id}`, now, () => store.db.update(tokens).set({ lastUsedAt: now.toISOString() }).where(eq(tokens.id, row.id)).run());
   return row.user;

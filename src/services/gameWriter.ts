@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
 import { getTableColumns, is, SQL } from 'drizzle-orm';
 import { fullMoves, movesKey, sha256, type MainlinePly } from '../chess/pgn.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
+import { preparedOnce } from '../store/prepared.js';
 import { games, pgns } from '../store/schema/index.js';
 
 export type GameRow = typeof games.$inferSelect;
@@ -33,23 +33,14 @@ export function movesColumns(parsed: { startFen: string; plies: readonly Mainlin
 // The batch insert's statements, prepared once per store: building and preparing the statement for
 // every row through the query builder cost more than the insert itself (issue 13's profile).
 const GAME_COLUMNS = Object.entries(getTableColumns(games));
-const prepared = new WeakMap<Store, { game: Statement; pgn: Statement }>();
 
-function statementsOf(store: Store) {
-  let st = prepared.get(store);
-  if (!st) {
-    const names = GAME_COLUMNS.map(([, c]) => `"${c.name}"`).join(', ');
-    st = {
-      // Same conflict rule as the builder's onConflictDoNothing on (user, provider, sourceId).
-      game: store.sqlite.prepare(
-        `insert into "games" (${names}) values (${GAME_COLUMNS.map(() => '?').join(', ')}) on conflict ("user_id", "provider", "source_id") do nothing`,
-      ),
-      pgn: store.sqlite.prepare('insert into "pgns" ("hash", "text", "created_at") values (?, ?, ?) on conflict do nothing'),
-    };
-    prepared.set(store, st);
-  }
-  return st;
-}
+const insertStatements = (_db: Store['db'], sqlite: Store['sqlite']) => ({
+  // Same conflict rule as the builder's onConflictDoNothing on (user, provider, sourceId).
+  game: sqlite.prepare(
+    `insert into "games" (${GAME_COLUMNS.map(([, c]) => `"${c.name}"`).join(', ')}) values (${GAME_COLUMNS.map(() => '?').join(', ')}) on conflict ("user_id", "provider", "source_id") do nothing`,
+  ),
+  pgn: sqlite.prepare('insert into "pgns" ("hash", "text", "created_at") values (?, ?, ?) on conflict do nothing'),
+});
 
 /**
  * A row's values in column order, encoded as the query builder encodes them (booleans as 0/1). An
@@ -76,7 +67,7 @@ export function insertGames(
   alongside?: () => void,
 ): { inserted: number; skipped: number } {
   const now = clock.now().toISOString();
-  const st = statementsOf(store);
+  const st = preparedOnce(store, insertStatements);
   let inserted = 0;
   store.sqlite
     .transaction(() => {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Store } from './db.js';
+import { preparedOnce } from './prepared.js';
 
 /**
  * Triggers that keep `owner_stamps` (schema/ownerStamps.ts) right for every writer, whatever the
@@ -78,12 +79,10 @@ export interface OwnerStamp {
   coachingVersion: number;
 }
 
-const reads = new WeakMap<Store, Database.Statement>();
+const stampQuery = (_db: Store['db'], sqlite: Store['sqlite']) =>
+  sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion FROM owner_stamps WHERE user_id = ?');
 
 /** The owner's game count and data versions: one primary-key read. */
 export function ownerStamp(store: Store, userId: string): OwnerStamp {
-  let read = reads.get(store);
-  if (!read)
-    reads.set(store, (read = store.sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion FROM owner_stamps WHERE user_id = ?')));
-  return (read.get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0 };
+  return (preparedOnce(store, stampQuery).get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0 };
 }
