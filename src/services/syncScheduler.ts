@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { connections } from '../store/schema/index.js';
 import { repeatEvery } from '../timers.js';
 import { syncConnection } from './sync/index.js';
-import { warmOwnerReads } from './warmReads.js';
+import { changesAggregates, warmOwnerReads } from './warmReads.js';
 
 /**
  * Background sync inside `serve`: every connection of every account, one at a time, every
@@ -27,7 +27,7 @@ export function startSyncScheduler(deps: AppDeps, opts: { firstRunDelayMs?: numb
       for (const c of all) {
         if (controller.signal.aborted) break;
         const s = await syncConnection(deps, c, { signal: controller.signal });
-        if (s.stored > 0 || s.ratingPoints > 0) changed.add(c.userId);
+        if (changesAggregates(s)) changed.add(c.userId);
       }
       // The owners whose games changed get their first-asked aggregates computed now, not on their next read.
       for (const userId of changed) if (!controller.signal.aborted) await warmOwnerReads(deps, userId);

@@ -4,6 +4,7 @@ import { userById } from './accounts.js';
 import { problemLines } from './problemLines.js';
 import { ratingProgress } from './ratings.js';
 import { chessStats } from './stats.js';
+import type { SourceSummary } from './sync/index.js';
 
 /**
  * After a sync changed an owner's games, computes the aggregates an agent asks for first (stats
@@ -26,4 +27,9 @@ export async function warmOwnerReads(deps: AppDeps, userId: string): Promise<voi
     if (!deps.store.sqlite.open) return;
     read();
   }
+}
+
+/** Whether a sync brought what those aggregates read (games or rating points), so they are worth warming. */
+export function changesAggregates(s: Pick<SourceSummary, 'stored' | 'ratingPoints'>): boolean {
+  return s.stored > 0 || s.ratingPoints > 0;
 }

@@ -3,7 +3,7 @@ import type { SyncRun } from '../../../schemas/settings.js';
 import type { AppDeps } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { syncUser } from '../../services/sync/index.js';
-import { warmOwnerReads } from '../../services/warmReads.js';
+import { changesAggregates, warmOwnerReads } from '../../services/warmReads.js';
 import type { SourceProvider } from '../../services/sync/types.js';
 
 type Run = z.infer<typeof SyncRun>;
@@ -37,7 +37,7 @@ export class SyncRuns {
       .then(async (summaries) => {
         run.results = summaries.map((s) => ({ provider: s.provider, ok: s.ok, error: s.error, fetched: s.fetched, stored: s.stored }));
         // As the scheduler does: the aggregates the owner will look at next are computed now.
-        if (summaries.some((s) => s.stored > 0 || s.ratingPoints > 0) && !this.controller.signal.aborted) await warmOwnerReads(this.deps, userId);
+        if (summaries.some(changesAggregates) && !this.controller.signal.aborted) await warmOwnerReads(this.deps, userId);
       })
       .catch((err: unknown) => {
         console.error('[sync now]', err);
