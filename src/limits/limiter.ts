@@ -62,6 +62,8 @@ export function storeLimiter(store: Store, config: Config, clock: Clock): Limite
   // instead and, unable to decide, fails closed (503): one held lock never stalls unrelated requests.
   function guarded<T>(fn: () => T): T {
     try {
+      // pragma() compiles the PRAGMA each time on purpose: SQLite applies busy_timeout when the
+      // statement is compiled, so a prepared one run again changes nothing (the next take then waited 5 s).
       store.sqlite.pragma(`busy_timeout = ${LIMITER_BUSY_MS}`);
       // Inside a caller's transaction the bucket write is part of that commit, at its durability.
       if (store.sqlite.inTransaction) return store.sqlite.transaction(fn).immediate();
