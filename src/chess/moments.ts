@@ -178,11 +178,11 @@ export interface RankedMoments<P extends AnalysedPly = AnalysedPly> {
   truncated: boolean;
 }
 
-export function rankMoments<P extends AnalysedPly>(plies: readonly P[], f: MomentFilters, userHasColour = true): RankedMoments<P> {
+export function rankMoments<P extends AnalysedPly>(plies: readonly P[], f: MomentFilters): RankedMoments<P> {
   const rank = (s: Severity) => SEVERITIES.indexOf(s);
   const candidates: Array<{ p: P; source: MomentSource; severity: Severity }> = [];
   for (const p of plies) {
-    if (f.side === 'user' && userHasColour && !p.ply.isUserMove) continue;
+    if (f.side === 'user' && !p.ply.isUserMove) continue;
     let source: MomentSource | null = null;
     if (isEngineMoment(p)) source = 'engine';
     else if (f.minCentipawnLoss !== undefined && p.ply.centipawnLoss >= f.minCentipawnLoss) source = 'derived';
@@ -207,8 +207,8 @@ export function rankMoments<P extends AnalysedPly>(plies: readonly P[], f: Momen
   };
 }
 
-export function selectMoments(plies: readonly AnalysedPly[], analysis: StoredAnalysis, f: MomentFilters, userHasColour = true): MomentSelection {
-  const { kept, ...counts } = rankMoments(plies, f, userHasColour);
+export function selectMoments(plies: readonly AnalysedPly[], analysis: StoredAnalysis, f: MomentFilters): MomentSelection {
+  const { kept, ...counts } = rankMoments(plies, f);
   return { moments: kept.map((c) => momentOf(c.p, c.source, analysis)), ...counts };
 }
 

@@ -13,8 +13,9 @@ import type { Colour, ConceptTag, Ply } from './types.js';
 export interface PlyContext extends PlyOwner {
   /**
    * Which plies get their principal variation and alternatives replayed into SAN (default: all).
-   * Replaying lines is most of the cost of a game, so views that return a page or none pass a filter;
-   * plies left out carry empty lines. Classifications and concepts never depend on it.
+   * Replaying lines is most of the cost of a game, so a caller that needs only the classes (the
+   * engine bench's labels) passes a filter; plies left out carry empty lines. Classifications and
+   * concepts never depend on it.
    */
   withLines?: (ply: number) => boolean;
 }

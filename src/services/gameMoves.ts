@@ -6,7 +6,6 @@ import type { GameRow } from './gameWriter.js';
 import { ownedGame, storedPgnText } from './games.js';
 import type { ReviewSubject } from './reviewRequests.js';
 
-export { storedPgnText };
 
 /**
  * The full move sequence of a game, or null when only the opening (or nothing) is known.
