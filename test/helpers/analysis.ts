@@ -54,3 +54,20 @@ export function makeAnalysis(opts: {
     analysedAt: '2026-11-20T10:00:00.000Z',
   };
 }
+
+/** The start of QUIET_GAME: a French Defence middlegame, White to play move 7. */
+export const QUIET_FEN = 'rnbq1rk1/ppp2ppp/4p3/3pP3/3P4/3B1N2/PPP2PPP/RNBQK2R w KQ - 0 7';
+
+/**
+ * Six quiet pawn moves from QUIET_FEN with hand-set evaluations and engine lines, the game the
+ * analysis and moments tests work their figures from by hand. `lines` replaces the engine lines of
+ * the positions it names (a second line for alternatives, say).
+ */
+export function quietGame(lines: Record<number, LineSpec[]> = {}): StoredAnalysis {
+  return makeAnalysis({
+    startFen: QUIET_FEN,
+    sanMoves: ['a3', 'a6', 'h3', 'h6', 'b3', 'b6'],
+    evals: [100, 300, 200, -100, 100, 100, -100],
+    lines: { 0: [{ score: 100, pv: 'Nc3 Nc6' }], 1: [{ score: 300, pv: 'Nc6' }], 2: [{ score: 200, pv: 'Nc3' }], 4: [{ score: 100, pv: 'Nc3' }], ...lines },
+  });
+}

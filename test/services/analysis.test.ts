@@ -4,18 +4,11 @@ import { gameAccuracy } from '../../src/chess/accuracy.js';
 import { Messages } from '../../src/errors.js';
 import { getCriticalMoments } from '../../tools/analysis/get_critical_moments.js';
 import { getGameAnalysis } from '../../tools/analysis/get_game_analysis.js';
-import { makeAnalysis } from '../helpers/analysis.js';
+import { quietGame } from '../helpers/analysis.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { insertReviewedGame } from '../helpers/reviewed.js';
 
-const FEN = 'rnbq1rk1/ppp2ppp/4p3/3pP3/3P4/3B1N2/PPP2PPP/RNBQK2R w KQ - 0 7';
-const analysis = () =>
-  makeAnalysis({
-    startFen: FEN,
-    sanMoves: ['a3', 'a6', 'h3', 'h6', 'b3', 'b6'],
-    evals: [100, 300, 200, -100, 100, 100, -100],
-    lines: { 0: [{ score: 100, pv: 'Nc3 Nc6' }], 1: [{ score: 300, pv: 'Nc6' }], 2: [{ score: 200, pv: 'Nc3' }], 4: [{ score: 100, pv: 'Nc3' }] },
-  });
+const analysis = () => quietGame();
 
 let app: TestApp;
 beforeEach(() => {

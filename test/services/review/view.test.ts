@@ -8,23 +8,12 @@ import { DERIVATION_VERSION } from '../../../src/services/review/derive.js';
 import { decodeView, encodeView } from '../../../src/services/review/view.js';
 import { getCriticalMoments } from '../../../tools/analysis/get_critical_moments.js';
 import { getGameAnalysis } from '../../../tools/analysis/get_game_analysis.js';
-import { makeAnalysis } from '../../helpers/analysis.js';
+import { QUIET_FEN, quietGame } from '../../helpers/analysis.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { insertReviewedGame } from '../../helpers/reviewed.js';
 
-const FEN = 'rnbq1rk1/ppp2ppp/4p3/3pP3/3P4/3B1N2/PPP2PPP/RNBQK2R w KQ - 0 7';
-const analysis = () =>
-  makeAnalysis({
-    startFen: FEN,
-    sanMoves: ['a3', 'a6', 'h3', 'h6', 'b3', 'b6'],
-    evals: [100, 300, 200, -100, 100, 100, -100],
-    lines: {
-      0: [{ score: 100, pv: 'Nc3 Nc6' }, { score: 80, pv: 'Nbd2' }],
-      1: [{ score: 300, pv: 'Nc6' }],
-      2: [{ score: 200, pv: 'Nc3' }],
-      4: [{ score: 100, pv: 'Nc3' }],
-    },
-  });
+// A second engine line at the start, so the first ply has an alternative.
+const analysis = () => quietGame({ 0: [{ score: 100, pv: 'Nc3 Nc6' }, { score: 80, pv: 'Nbd2' }] });
 // 180+2: White's clock before ply 5 is the reading after ply 3, 12 s, under 10% of the base (18 s): time_trouble.
 const CLOCKS = [178, 175, 12, 160, 10, 140];
 
@@ -34,7 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => app.close());
 
-const key = () => movesKey(FEN, analysis().movesUci);
+const key = () => movesKey(QUIET_FEN, analysis().movesUci);
 const storedView = () => decodeView((app.deps.store.sqlite.prepare('SELECT view FROM analyses WHERE moves_key = ?').get(key()) as { view: Buffer }).view);
 const writeView = (v: ReturnType<typeof storedView>) => app.deps.store.sqlite.prepare('UPDATE analyses SET view = ? WHERE moves_key = ?').run(encodeView(v), key());
 
