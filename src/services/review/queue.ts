@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { preparedOnce } from '../../store/prepared.js';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Analyser } from '../../engine/pool.js';
 import type { Clock } from '../../clock.js';
@@ -157,10 +158,8 @@ export class ReviewQueue {
    * it in priority order. A live process, or a lease from another host, waits for its heartbeat.
    */
   private freeDeadLocalLeases(): void {
-    const held = this.store.sqlite
-      .prepare(`SELECT id, lease_owner AS owner FROM review_jobs WHERE status = 'running' AND heartbeat_at IS NOT NULL AND lease_owner IS NOT NULL`)
-      .all() as Array<{ id: string; owner: string }>;
-    for (const h of held) if (leaseProcessGone(h.owner)) this.store.sqlite.prepare('UPDATE review_jobs SET heartbeat_at = NULL WHERE id = ?').run(h.id);
+    const { held, free } = preparedOnce(this.store, leaseStatements);
+    for (const h of held.all() as Array<{ id: string; owner: string }>) if (leaseProcessGone(h.owner)) free.run(h.id);
   }
 
   /** Renews this process's lease on a job; false when another process has taken it over. */
@@ -350,6 +349,12 @@ export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest)
   store.db.insert(reviewJobs).values(row).run();
   return row;
 }
+
+// Run on every claim (each worker polls every 2 s when idle): prepared once per store.
+const leaseStatements = (_db: Store['db'], sqlite: Store['sqlite']) => ({
+  held: sqlite.prepare(`SELECT id, lease_owner AS owner FROM review_jobs WHERE status = 'running' AND heartbeat_at IS NOT NULL AND lease_owner IS NOT NULL`),
+  free: sqlite.prepare('UPDATE review_jobs SET heartbeat_at = NULL WHERE id = ?'),
+});
 
 /** Whether a lease's process (`host:pid:nonce`) is of this machine and has exited (kill(pid, 0) fails with ESRCH). */
 export function leaseProcessGone(owner: string): boolean {
