@@ -41,6 +41,25 @@ const HEADER_LINE = /^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/;
 const RESULT_TOKENS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
 
 /**
+ * The value of one tag pair of a game's PGN (standard 8.1: `[Name "value"]`, with \\ and \" escaped),
+ * read from the tag pair section only, as parsePgn reads it; null when the section has no such tag.
+ */
+export function pgnTag(text: string, name: string): string | null {
+  let value: string | null = null;
+  let at = 0;
+  while (at < text.length) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end);
+    at = end < 0 ? text.length : end + 1;
+    const m = HEADER_LINE.exec(line);
+    if (m) {
+      if (m[1] === name) value = m[2].replace(/\\(.)/g, '$1');
+    } else if (line.trim()) break;
+  }
+  return value;
+}
+
+/**
  * Splits a PGN text into the texts of its games (a header block starts a game once movetext was seen).
  * Works line by line, so callers can feed it a stream (see `pgnGameSplitter`).
  */

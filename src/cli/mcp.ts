@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { closeAppDeps } from '../app.js';
 import { verifyToken } from '../auth/tokens.js';
 import { loadConfig } from '../config.js';
+import { limitHeapGrowth } from '../heapGrowth.js';
 import type { AppDeps } from '../context.js';
 import { ownerOrNamed } from '../services/accounts.js';
 import { openApp } from './common.js';
@@ -18,6 +19,7 @@ export function registerMcpCommand(program: Command): void {
       // stdout carries the protocol and nothing else: everything human goes to stderr.
       console.log = console.error;
       console.info = console.error;
+      limitHeapGrowth();
       const deps = openApp(loadConfig({ dataDir: opts.dataDir }));
       // Claude Desktop shows this log: say plainly when personal tools cannot work, and why.
       const problem = storeProblem(deps, process.env.CFP_TOKEN);

@@ -3,6 +3,7 @@ import { closeAppDeps } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { AppDeps } from '../context.js';
 import { seedDemo } from '../demo/index.js';
+import { limitHeapGrowth } from '../heapGrowth.js';
 import { listen } from '../http/listen.js';
 import { ownerOrNamed } from '../services/accounts.js';
 import { tools } from '../../tools/index.js';
@@ -55,6 +56,7 @@ export function registerServeCommand(program: Command): void {
       }
       const demoGames = Number(opts.demoGames);
       if (!Number.isInteger(demoGames) || demoGames < 1 || demoGames > 1_000_000) throw new CliError('--demo-games takes a whole number from 1 to 1,000,000', EXIT.usage);
+      limitHeapGrowth();
       const config = loadConfig({ dataDir: opts.dataDir, host: opts.host, port, enginePath: opts.engine });
       const deps = openApp(config);
       if (config.rateLimits === 'off') console.error('warning: CFP_RATE_LIMITS=off: every rate limit is disabled');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getTableColumns, is, SQL } from 'drizzle-orm';
-import { fullMoves, movesKey, sha256, type MainlinePly } from '../chess/pgn.js';
+import { fullMoves, movesKey, pgnTag, sha256, type MainlinePly } from '../chess/pgn.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
 import { preparedOnce } from '../store/prepared.js';
@@ -13,7 +13,7 @@ export type NewGame = Omit<typeof games.$inferInsert, 'id' | 'createdAt' | 'vers
 /** Stores PGN text under its SHA-256 (idempotent) and returns the hash. Call inside the write's transaction. */
 export function storePgn(store: Store, text: string, now: string): string {
   const hash = sha256(text);
-  store.db.insert(pgns).values({ hash, text, createdAt: now }).onConflictDoNothing().run();
+  store.db.insert(pgns).values({ hash, text, createdAt: now, termination: pgnTag(text, 'Termination') }).onConflictDoNothing().run();
   return hash;
 }
 
@@ -39,7 +39,7 @@ const insertStatements = (_db: Store['db'], sqlite: Store['sqlite']) => ({
   game: sqlite.prepare(
     `insert into "games" (${GAME_COLUMNS.map(([, c]) => `"${c.name}"`).join(', ')}) values (${GAME_COLUMNS.map(() => '?').join(', ')}) on conflict ("user_id", "provider", "source_id") do nothing`,
   ),
-  pgn: sqlite.prepare('insert into "pgns" ("hash", "text", "created_at") values (?, ?, ?) on conflict do nothing'),
+  pgn: sqlite.prepare('insert into "pgns" ("hash", "text", "created_at", "termination") values (?, ?, ?, ?) on conflict do nothing'),
 });
 
 /**
@@ -72,7 +72,7 @@ export function insertGames(
   store.sqlite
     .transaction(() => {
       for (const { game, pgnText } of batch) {
-        if (pgnText) st.pgn.run(sha256(pgnText), pgnText, now);
+        if (pgnText) st.pgn.run(sha256(pgnText), pgnText, now, pgnTag(pgnText, 'Termination'));
         inserted += st.game.run(gameValues({ ...game, id: randomUUID(), createdAt: now, version: 1 })).changes;
       }
       // Whatever must commit with these games (a sync cursor) commits in the same transaction, or not at all.

@@ -15,10 +15,11 @@ const memos = new WeakMap<Store, Map<string, { version: number; value: unknown }
  * `key` must name everything else the result depends on (the input, and today's date if the result
  * uses the clock). Values are shared between callers: treat them as read-only.
  */
-export function memoByOwner<T>(store: Store, userId: string, key: string, compute: () => T, on: 'history' | 'coaching' = 'history'): T {
-  // `history`: games and rating points; `coaching`: the coaching log, focuses, saved positions and quizzes.
+export function memoByOwner<T>(store: Store, userId: string, key: string, compute: () => T, on: 'history' | 'coaching' | 'study' = 'history'): T {
+  // `history`: games and rating points; `coaching`: the coaching log, focuses, saved positions and
+  // quizzes; `study`: the study list's rows, notes, review jobs and reviews.
   const stamp = ownerStamp(store, userId);
-  const version = on === 'history' ? stamp.version : stamp.coachingVersion;
+  const version = on === 'history' ? stamp.version : on === 'coaching' ? stamp.coachingVersion : stamp.studyVersion;
   key = `${on}\u0000${key}`;
   let memo = memos.get(store);
   if (!memo) memos.set(store, (memo = new Map()));

@@ -12,6 +12,7 @@ import { ApiError, type Reply } from '../errors.js';
 import { inTransaction, type Store } from '../store/db.js';
 import { jsonList, preparedOnce } from '../store/prepared.js';
 import { reviewJobs, studyGames, studyNotes } from '../store/schema/index.js';
+import { memoByOwner } from './ownerMemo.js';
 import { ownerReviewsOf } from './review/records.js';
 import { storePgn } from './gameWriter.js';
 import { requestReview } from './reviewRequests.js';
@@ -116,10 +117,22 @@ const studyJobsQuery = (db: Store['db']) =>
     .orderBy(reviewJobs.createdAt)
     .prepare();
 
+/**
+ * Kept per owner study version (src/store/ownerStamps.ts): any change to the rows, their notes, the
+ * owner's review jobs or reviews, in any process, makes the next read build the list again.
+ */
 export function listStudyGames(ctx: PersonalCtx): { games: StudyGame[]; total: number } {
-  const rows = preparedOnce(ctx.store, studyListQuery).all({ userId: ctx.user.id });
-  const total = preparedOnce(ctx.store, studyCountQuery).get({ userId: ctx.user.id })!.n;
-  return { games: describeRows(ctx, rows), total };
+  return memoByOwner(
+    ctx.store,
+    ctx.user.id,
+    'list_study_games',
+    () => {
+      const rows = preparedOnce(ctx.store, studyListQuery).all({ userId: ctx.user.id });
+      const total = preparedOnce(ctx.store, studyCountQuery).get({ userId: ctx.user.id })!.n;
+      return { games: describeRows(ctx, rows), total };
+    },
+    'study',
+  );
 }
 
 /** Rows as the API shows them: one query each for notes, analyses and queue jobs, whatever the row count. */

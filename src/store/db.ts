@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { dirname, join } from 'node:path';
+import { pgnTag } from '../chess/pgn.js';
 import { loadSecretKey, SECRET_KEY_FILE } from './secretKey.js';
 import { migrationsDir } from '../paths.js';
 import { ensurePrivateDir, ensurePrivateFile, type Log } from './privateFiles.js';
@@ -41,6 +42,10 @@ export function openStore(file: string, opts: { log?: Log } = {}): Store {
   // against the 250 MB budget (npm run bench scale, "server peak RSS"), for no read it made faster.
   sqlite.pragma('cache_size = -16384');
   sqlite.pragma('temp_store = MEMORY');
+  // The one definition of reading a tag pair, for migrations that derive a column from stored PGNs (0009).
+  sqlite.function('pgn_tag', { deterministic: true }, (text: unknown, name: unknown) =>
+    typeof text === 'string' && typeof name === 'string' ? pgnTag(text, name) : null,
+  );
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
   installOwnerStamps(sqlite);

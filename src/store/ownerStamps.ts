@@ -29,6 +29,7 @@ const TRIGGERS: Record<string, string> = {
     UPDATE owner_stamps SET version = version + 1 WHERE user_id = old.user_id;
   END`,
   ...coachingTriggers(),
+  ...studyTriggers(),
 };
 
 /**
@@ -50,6 +51,32 @@ function coachingTriggers(): Record<string, string> {
   for (const [event, row] of events)
     out[`owner_stamps_position_quizzes_${event}`] =
       `AFTER ${event.toUpperCase()} ON position_quizzes BEGIN ${bump(event, `(SELECT user_id FROM saved_positions WHERE id = ${row}.position_id)`)} END`;
+  return out;
+}
+
+/**
+ * What list_study_games shows bumps `study_version`: the owner's study rows and their notes, their
+ * review jobs (queued → running → complete | failed) and reviews, and a shared analysis whose
+ * derivation is brought to a new version (its accuracies are shown), for every owner holding it.
+ * A note names its study row, whose row names the owner; a note deleted by the cascade from its row
+ * finds no owner, and the row's own trigger has bumped the version already.
+ */
+function studyTriggers(): Record<string, string> {
+  const bump = (event: 'insert' | 'update' | 'delete', owner: string) =>
+    event === 'insert'
+      ? `INSERT INTO owner_stamps (user_id, games, version, study_version) SELECT ${owner}, 0, 0, 1 WHERE ${owner} IS NOT NULL
+      ON CONFLICT(user_id) DO UPDATE SET study_version = study_version + 1;`
+      : `UPDATE owner_stamps SET study_version = study_version + 1 WHERE user_id = ${owner};`;
+  const events = [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const;
+  const out: Record<string, string> = {};
+  for (const table of ['study_games', 'review_jobs', 'owner_reviews'])
+    for (const [event, row] of events) out[`owner_stamps_${table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${table} BEGIN ${bump(event, `${row}.user_id`)} END`;
+  for (const [event, row] of events)
+    out[`owner_stamps_study_notes_${event}`] =
+      `AFTER ${event.toUpperCase()} ON study_notes BEGIN ${bump(event, `(SELECT user_id FROM study_games WHERE id = ${row}.study_game_id)`)} END`;
+  out.owner_stamps_analyses_update = `AFTER UPDATE ON analyses BEGIN
+    UPDATE owner_stamps SET study_version = study_version + 1 WHERE user_id IN (SELECT user_id FROM owner_reviews WHERE moves_key = new.moves_key);
+  END`;
   return out;
 }
 
@@ -77,12 +104,13 @@ export interface OwnerStamp {
   games: number;
   version: number;
   coachingVersion: number;
+  studyVersion: number;
 }
 
 const stampQuery = (_db: Store['db'], sqlite: Store['sqlite']) =>
-  sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion FROM owner_stamps WHERE user_id = ?');
+  sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion, study_version AS studyVersion FROM owner_stamps WHERE user_id = ?');
 
 /** The owner's game count and data versions: one primary-key read. */
 export function ownerStamp(store: Store, userId: string): OwnerStamp {
-  return (preparedOnce(store, stampQuery).get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0 };
+  return (preparedOnce(store, stampQuery).get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0, studyVersion: 0 };
 }

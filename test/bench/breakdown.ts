@@ -26,6 +26,7 @@ export async function run(): Promise<BenchTable[]> {
     ['list_games', () => ({})],
     ['get_profile', () => ({})],
     ['get_game', () => ({ id: ids[Math.floor(Math.random() * ids.length)] })],
+    ['list_study_games', () => ({})],
     ['list_saved_positions', () => ({})],
     ['get_coaching_state', () => ({})],
   ];

@@ -5,9 +5,11 @@
 import express from 'express';
 import { createAppDeps } from '../../dist/src/app.js';
 import { loadConfig } from '../../dist/src/config.js';
+import { limitHeapGrowth } from '../../dist/src/heapGrowth.js';
 import { listen } from '../../dist/src/http/listen.js';
 import { tools } from '../../dist/tools/index.js';
 
+limitHeapGrowth(); // as `serve` does
 const started = performance.now();
 const dataDir = process.argv[2];
 const deps = createAppDeps(loadConfig({ dataDir }, { ...process.env, CFP_RATE_LIMITS: process.env.CFP_RATE_LIMITS ?? 'off' }));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { fullMoves, movesKey, parsePgn, PgnError, splitPgnGames } from '../../src/chess/pgn.js';
-import { dataPath } from '../helpers/fixtures.js';
+import { fullMoves, movesKey, parsePgn, PgnError, pgnTag, splitPgnGames } from '../../src/chess/pgn.js';
+import { dataPath, fixturePath } from '../helpers/fixtures.js';
 
 describe('parsePgn', () => {
   test('mainline, comments, clocks; variations and NAGs skipped', () => {
@@ -57,5 +57,20 @@ describe('splitPgnGames and movesKey', () => {
     const b = parsePgn('[White "y"]\n\n1. e4 e5 {[%clk 0:01:00]} 1-0');
     expect(movesKey(a.startFen, a.plies.map((p) => p.uci))).toBe(movesKey(b.startFen, b.plies.map((p) => p.uci)));
     expect(fullMoves(3)).toBe(2);
+  });
+});
+
+describe('pgnTag', () => {
+  test('reads a tag pair of the tag section as parsePgn does: escapes undone, movetext and comments never read', () => {
+    // lichess writes "Time forfeit" and "Normal" (the export fixture); escapes per PGN standard 8.1.
+    const pgn = '\uFEFF[Event "Rated blitz"]\n[Termination "Time forfeit"]\n[Annotator "A \\"quoted\\" name"]\n\n1. e4 { [Termination "not a tag"] } e5 1-0\n';
+    expect(pgnTag(pgn, 'Termination')).toBe('Time forfeit');
+    expect(pgnTag(pgn, 'Annotator')).toBe('A "quoted" name');
+    expect(pgnTag(pgn, 'Annotator')).toBe(parsePgn(pgn).headers.Annotator);
+    expect(pgnTag('[Event "x"]\n\n1. e4 { [Termination "Normal"] } *', 'Termination')).toBeNull();
+    expect(pgnTag('1. e4 e5 *', 'Termination')).toBeNull();
+    for (const game of splitPgnGames(readFileSync(fixturePath('sources/lichess/games_user_export.pgn'), 'utf8'))) {
+      expect(pgnTag(game, 'Termination')).toBe(parsePgn(game).headers.Termination ?? null);
+    }
   });
 });

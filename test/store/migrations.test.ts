@@ -13,6 +13,7 @@ import { verifyToken } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
 import { migrationsDir } from '../../src/paths.js';
 import { openStore, storeFile } from '../../src/store/db.js';
+import { storePgn } from '../../src/services/gameWriter.js';
 import * as schema from '../../src/store/schema/index.js';
 import { REPO_ROOT } from '../helpers/fixtures.js';
 
@@ -98,6 +99,37 @@ describe('migrations are append-only and upgrade a store in place', () => {
       const r = store.sqlite.prepare("SELECT week_end, payload, share_token FROM weekly_reports WHERE id = 'r1'").get() as Record<string, string>;
       expect(r).toMatchObject({ week_end: '2026-11-20', payload: '{"weekEnd":"2026-11-20"}' });
       expect(r.share_token).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      store.close();
+    }
+  });
+
+  test('0009 reads the Termination tag of every PGN stored before it, as a PGN stored after it gets it', () => {
+    const at = journal.entries.findIndex((e) => e.tag.startsWith('0009_'));
+    const dir = join(tmp, 'store-termination');
+    mkdirSync(dir, { recursive: true });
+    const texts = {
+      lost: '[Event "Rated blitz"]\n[Termination "Time forfeit"]\n\n1. e4 e5 0-1\n',
+      quoted: '[Termination "White won \\"on time\\""]\n\n1. d4 1-0\n',
+      none: '[Event "OTB"]\n\n1. c4 { [Termination "in a comment"] } *\n',
+    };
+    {
+      const sqlite = new Database(storeFile(dir));
+      migrate(drizzle(sqlite), { migrationsFolder: earlierRelease(at) });
+      const put = sqlite.prepare("INSERT INTO pgns (hash, text, created_at) VALUES (?, ?, '2026-01-01T00:00:00.000Z')");
+      for (const [hash, text] of Object.entries(texts)) put.run(hash, text);
+      sqlite.close();
+    }
+    const store = openStore(storeFile(dir), { log: () => {} });
+    try {
+      const rows = store.sqlite.prepare('SELECT hash, termination FROM pgns ORDER BY hash').all();
+      expect(rows).toEqual([
+        { hash: 'lost', termination: 'Time forfeit' },
+        { hash: 'none', termination: null },
+        { hash: 'quoted', termination: 'White won "on time"' },
+      ]);
+      store.sqlite.transaction(() => storePgn(store, texts.lost.replace('blitz', 'rapid'), '2026-01-02T00:00:00.000Z'))();
+      expect(store.sqlite.prepare("SELECT termination FROM pgns WHERE text LIKE '%rapid%'").get()).toEqual({ termination: 'Time forfeit' });
     } finally {
       store.close();
     }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { memoByOwner } from '../../src/services/ownerMemo.js';
+import { DERIVATION_VERSION } from '../../src/services/review/derive.js';
 import { insertGames, type NewGame } from '../../src/services/gameWriter.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { ownerStamp } from '../../src/store/ownerStamps.js';
@@ -10,6 +11,8 @@ import { removeSavedPosition } from '../../tools/coaching/remove_saved_position.
 import { savePosition } from '../../tools/coaching/save_position.js';
 import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
 import { RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
+import { listStudyGames } from '../../tools/study/list_study_games.js';
+import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
 
 let app: TestApp;
 afterEach(() => app?.close());
@@ -41,21 +44,21 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     app = makeTestApp();
     const a = app.addUser().user;
     const b = app.addUser().user;
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0, coachingVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0, coachingVersion: 0, studyVersion: 0 });
     insertGames(app.deps.store, app.clock, [0, 1, 2].map((i) => ({ game: game(a.id, i) })));
     insertGames(app.deps.store, app.clock, [2, 3].map((i) => ({ game: game(a.id, i) }))); // g2 is skipped
     insertGames(app.deps.store, app.clock, [0].map((i) => ({ game: game(b.id, i) })));
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4, coachingVersion: 0 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4, coachingVersion: 0, studyVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0 });
     app.deps.store.sqlite.prepare("UPDATE games SET review_accuracy = 80 WHERE user_id = ? AND source_id = 'g1'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5, coachingVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5, coachingVersion: 0, studyVersion: 0 });
     app.deps.store.sqlite.prepare("DELETE FROM games WHERE user_id = ? AND source_id = 'g0'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6, coachingVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6, coachingVersion: 0, studyVersion: 0 });
     app.deps.store.sqlite
       .prepare("INSERT INTO rating_points (user_id, provider, series, date, rating) VALUES (?, 'siteB', 'blitz', '2026-01-01', 1500)")
       .run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7, coachingVersion: 0 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7, coachingVersion: 0, studyVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0 });
     // Deleting the owner cascades to the games and the stamp row alike.
     app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(b.id);
     expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(b.id)).toEqual({ n: 0 });
@@ -110,7 +113,7 @@ describe('owner stamps: game count and data version kept by triggers', () => {
       return res.body as { id: string };
     };
     const focus = await ok(setTrainingFocus, { title: 'Endgames' });
-    expect(v()).toEqual({ games: 0, version: 0, coachingVersion: 1 });
+    expect(v()).toEqual({ games: 0, version: 0, coachingVersion: 1, studyVersion: 0 });
     await ok(setTrainingFocus, { focusId: focus.id, title: 'Rook endgames' });
     const position = await ok(savePosition, { fen: RUY_LOPEZ_FEN, label: 'x' });
     // A quiz result: the entry and the quiz row (and the position's last result) each bump it.
@@ -136,6 +139,68 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     }
     expect((await state()).entries.map((e) => e.body)).toEqual(['from another process', 'q']);
     // Deleting the owner cascades through the coaching rows and their triggers without recreating the stamp.
+    app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(user.id);
+    expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(user.id)).toEqual({ n: 0 });
+  });
+
+  test('the study list is kept per study version, which its rows, notes, review jobs, reviews and shared analyses bump, from any connection', async () => {
+    app = makeTestApp();
+    const { user, token } = app.addUser();
+    const other = app.addUser();
+    const v = () => ownerStamp(app.deps.store, user.id).studyVersion;
+    type List = { games: Array<{ id: string; notesCount: number; review: { status: string; accuracyWhite: number | null } }>; total: number };
+    const list = async () => {
+      const res = await app.call(listStudyGames, {}, token);
+      expect(res.status).toBe(200);
+      return res.body as List;
+    };
+    const up = await app.call(uploadStudyGame, { pgn: '[Event "Study"]\n\n1. e4 e5 2. Nf3 {develops} Nc6 *' }, token);
+    expect(up.status).toBe(200);
+    const id = (up.body as { id: string }).id;
+    const key = (app.deps.store.sqlite.prepare('SELECT moves_key AS k FROM study_games WHERE id = ?').get(id) as { k: string }).k;
+    expect(v()).toBeGreaterThanOrEqual(2); // the row and its note
+    const first = await list();
+    expect(first.games.map((g) => [g.notesCount, g.review.status])).toEqual([[1, 'none']]);
+    expect(await list()).toBe(first); // the same object: served from memory
+
+    // Each write below comes from another connection, as from another process, and shows on the next read.
+    const elsewhere = openStore(storeFile(app.dir));
+    const changed = async (write: () => void) => {
+      const before = v();
+      write();
+      expect(v()).toBeGreaterThan(before);
+      return list();
+    };
+    try {
+      const sql = (text: string, ...args: unknown[]) => () => void elsewhere.sqlite.prepare(text).run(...args);
+      expect((await changed(sql("INSERT INTO study_notes (study_game_id, ply, text, created_at) VALUES (?, 1, 'e4!', '2026-11-20T00:00:00.000Z')", id))).games[0].notesCount).toBe(2);
+      const job = sql(
+        `INSERT INTO review_jobs (id, user_id, subject_kind, subject_id, moves_key, start_fen, moves_uci, status, created_at)
+         VALUES ('j1', ?, 'study', ?, ?, 'startpos', 'e2e4', 'queued', '2026-11-20T00:00:00.000Z')`,
+        user.id,
+        id,
+        key,
+      );
+      expect((await changed(job)).games[0].review.status).toBe('queued');
+      expect((await changed(sql("UPDATE review_jobs SET status = 'running' WHERE id = 'j1'"))).games[0].review.status).toBe('running');
+      const analysis = sql(
+        `INSERT INTO analyses (moves_key, payload, engine, depth, nodes_per_position, accuracy_white, accuracy_black, analysed_at, derivation, derivation_version)
+         VALUES (?, '{}', 'test', 1, 1, 81.5, 77.2, '2026-11-20T00:00:00.000Z', '{"accuracyWhite":81.5,"accuracyBlack":77.2}', ?)`,
+        key,
+        DERIVATION_VERSION,
+      );
+      analysis();
+      const reviewed = await changed(sql("INSERT INTO owner_reviews (user_id, moves_key, reviewed_at) VALUES (?, ?, '2026-11-20T00:00:00.000Z')", user.id, key));
+      expect(reviewed.games[0].review).toMatchObject({ status: 'complete', accuracyWhite: 81.5 });
+      // A derivation brought to a new version changes the accuracies shown: every owner holding it is bumped.
+      const rederived = await changed(sql(`UPDATE analyses SET derivation = '{"accuracyWhite":64,"accuracyBlack":77.2}' WHERE moves_key = ?`, key));
+      expect(rederived.games[0].review.accuracyWhite).toBe(64);
+    } finally {
+      elsewhere.close();
+    }
+    // Nothing of this owner's moved the other owner's version.
+    expect(ownerStamp(app.deps.store, other.user.id).studyVersion).toBe(0);
+    // Deleting the owner cascades through study rows, notes, jobs and reviews without recreating the stamp.
     app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(user.id);
     expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(user.id)).toEqual({ n: 0 });
   });

@@ -6,6 +6,10 @@ export const pgns = sqliteTable('pgns', {
   hash: text('hash').primaryKey(),
   text: text('text').notNull(),
   createdAt: text('created_at').notNull(),
+  // The Termination tag (PGN standard 9.8.1: how the game ended, "Time forfeit", "X won on time"),
+  // read once when the immutable text is stored: the insight views count losses on time over
+  // 10,000 games without reading their PGNs (issue 13).
+  termination: text('termination'),
 });
 
 export const games = sqliteTable(

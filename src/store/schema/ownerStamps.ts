@@ -3,7 +3,7 @@ import { users } from './accounts.js';
 
 /**
  * Per owner: how many games they hold, a version bumped by every change to their games or
- * rating points, and one bumped by every change to their coaching data. Kept by triggers (src/store/ownerStamps.ts), so every writer in every process
+ * rating points, and ones bumped by every change to their coaching data and to their study list. Kept by triggers (src/store/ownerStamps.ts), so every writer in every process
  * keeps it right; reads that derive something from a whole history key their cache on `version`.
  */
 export const ownerStamps = sqliteTable('owner_stamps', {
@@ -14,4 +14,6 @@ export const ownerStamps = sqliteTable('owner_stamps', {
   version: integer('version').notNull().default(0),
   /** Bumped by every change to the owner's coaching log, focuses, saved positions and quiz results. */
   coachingVersion: integer('coaching_version').notNull().default(0),
+  /** Bumped by every change to what list_study_games shows: the study rows and notes, the owner's review jobs and reviews. */
+  studyVersion: integer('study_version').notNull().default(0),
 });

@@ -42,7 +42,8 @@ export const ownerReviews = sqliteTable(
     movesKey: text('moves_key').notNull(),
     reviewedAt: text('reviewed_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.movesKey] })],
+  // By movesKey: a derivation brought to a new version bumps the study version of each owner holding it (src/store/ownerStamps.ts).
+  (t) => [primaryKey({ columns: [t.userId, t.movesKey] }), index('owner_reviews_moves_key').on(t.movesKey)],
 );
 
 /** The persistent review queue: queued → running → complete | failed; resumed after a restart. */

@@ -9,7 +9,7 @@ export interface InsightGame extends StatGame {
   movesKey: string | null;
   clocks: Array<number | null> | null;
   timeControl: TimeControlInfo | null;
-  /** The PGN Termination header when a PGN is stored and records one. */
+  /** The PGN Termination tag when a PGN is stored and records one (pgns.termination, read once when stored). */
   termination: string | null;
 }
 
@@ -23,17 +23,6 @@ interface Row {
 }
 
 const CHUNK = 500;
-/*
- * The PGN Termination tag's value, cut out by SQLite from the head of the stored PGN (the tag pairs
- * come first): reading 2,000 characters of every PGN into JavaScript to match it there cost about
- * 20 MB per 10,000 games at the peak of get_chess_stats. A tag is `[Termination "value"]` (PGN
- * standard 8.1), so the value runs from after the opening quote to the next quote.
- */
-const TAG = '[Termination "';
-const HEAD = `substr(p.text, 1, 2000)`;
-const AFTER = `substr(${HEAD}, instr(${HEAD}, '${TAG}') + ${TAG.length})`;
-const TERMINATION_SQL = `CASE WHEN g.pgn_hash IS NOT NULL AND instr(${HEAD}, '${TAG}') > 0 AND instr(${AFTER}, '"]') > 0
-  THEN substr(${AFTER}, 1, instr(${AFTER}, '"') - 1) END`;
 
 /**
  * The extra columns for the games the aggregates already loaded (by id, chunked under SQLite's
@@ -43,7 +32,7 @@ export function loadInsightGames(store: Store, userId: string, games: readonly S
   const extra = new Map<string, Row>();
   const stmt = (n: number) =>
     store.sqlite.prepare(
-      `SELECT g.id, g.rating_delta, g.moves_key, g.clocks, g.time_control, ${TERMINATION_SQL} AS termination
+      `SELECT g.id, g.rating_delta, g.moves_key, g.clocks, g.time_control, p.termination
          FROM games g LEFT JOIN pgns p ON p.hash = g.pgn_hash
         WHERE g.user_id = ? AND g.id IN (${Array.from({ length: n }, () => '?').join(',')})`,
     );
