@@ -8,12 +8,24 @@ export interface LoadResult {
   failures: number;
 }
 
+interface LoadOptions {
+  requests: number;
+  concurrency: number;
+  token?: string;
+}
+
+interface Burst {
+  latencies: number[];
+  seconds: number;
+  failures: number;
+}
+
 /**
  * A small closed-loop load generator: `concurrency` keep-alive connections (node:http, like
  * autocannon's default of 10), each sending its next GET as soon as the previous answer is read.
  * Runs in the bench process; the server is another process.
  */
-export async function load(base: string, path: () => string, opts: { requests: number; concurrency: number; token?: string }): Promise<LoadResult> {
+async function burst(base: string, path: () => string, opts: LoadOptions): Promise<Burst> {
   const url = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency });
   const headers = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
@@ -43,6 +55,34 @@ export async function load(base: string, path: () => string, opts: { requests: n
   );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { rps: opts.requests / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+  return { latencies, seconds, failures };
+}
+
+function result(bursts: readonly Burst[]): LoadResult {
+  const latencies = bursts.flatMap((b) => b.latencies).sort((a, b) => a - b);
+  const seconds = bursts.reduce((s, b) => s + b.seconds, 0);
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: bursts.reduce((s, b) => s + b.failures, 0) };
+}
+
+export async function load(base: string, path: () => string, opts: LoadOptions): Promise<LoadResult> {
+  return result([await burst(base, path, opts)]);
+}
+
+/**
+ * A read and the baseline measured in alternating rounds (baseline, read, baseline, read, …), each
+ * side's rate its requests over its own time: the machine's speed drifts over a run (this VM's bare
+ * route moved between 2,500 and 4,600 req/s from one measurement to the next), and rounds a few
+ * hundred milliseconds apart see the same machine, so the ratio measures the read, not the drift.
+ */
+export async function paired(base: string, path: () => string, baseline: () => string, opts: LoadOptions & { rounds: number }): Promise<{ read: LoadResult; bare: LoadResult }> {
+  const per = { ...opts, requests: Math.ceil(opts.requests / opts.rounds) };
+  const read: Burst[] = [];
+  const bare: Burst[] = [];
+  for (let r = 0; r < opts.rounds; r += 1) {
+    // ABBA order: neither side always runs first (after the other's connections close).
+    if (r % 2 === 0) bare.push(await burst(base, baseline, per));
+    read.push(await burst(base, path, per));
+    if (r % 2 === 1) bare.push(await burst(base, baseline, per));
+  }
+  return { read: result(read), bare: result(bare) };
 }
