@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { User } from '../context.js';
 import type { Store } from '../store/db.js';
 import { sha256Hex } from '../store/secretKey.js';
-import { tokens, users } from '../store/schema/index.js';
+import { ownerStamps, tokens, users } from '../store/schema/index.js';
 import { preparedOnce } from '../store/prepared.js';
 import { stampLastUsed } from './lastUsed.js';
 
@@ -40,13 +40,15 @@ export function issueToken(store: Store, clock: Clock, userId: string, name: str
 
 /**
  * The token lookup, prepared once per store: building the drizzle query per request cost more than
- * running it. No cache in front of it, so a revocation (from this process or the CLI) is refused at once.
+ * running it. It reads the owner's account version in the same statement (one snapshot), so what
+ * is kept below can never be newer than the version it is kept under.
  */
 const lookupQuery = (db: Store['db']) =>
   db
-    .select({ user: users, id: tokens.id })
+    .select({ user: users, id: tokens.id, expiresAt: tokens.expiresAt, accountVersion: ownerStamps.accountVersion })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
+    .leftJoin(ownerStamps, eq(ownerStamps.userId, users.id))
     .where(
       and(
         eq(tokens.fingerprint, sql.placeholder('fingerprint')),
@@ -56,14 +58,51 @@ const lookupQuery = (db: Store['db']) =>
     )
     .prepare();
 
-/** The owner of a live token, or null: malformed, unknown, revoked and expired tokens look the same. */
+const accountVersionQuery = (_db: Store['db'], sqlite: Store['sqlite']) => sqlite.prepare('SELECT account_version FROM owner_stamps WHERE user_id = ?').pluck();
+
+interface Verified {
+  user: User;
+  tokenId: string;
+  expiresAt: string | null;
+  accountVersion: number;
+}
+/** Tokens verified lately, by fingerprint, per store; the least recently verified go first. */
+const verified = new WeakMap<Store, Map<string, Verified>>();
+const MAX_VERIFIED = 1024;
+
+/**
+ * The owner of a live token, or null: malformed, unknown, revoked and expired tokens look the same.
+ * A token verified before is accepted again on one primary-key read, while its owner's account
+ * version is unchanged: triggers bump it on every revocation, expiry change or deletion of a token
+ * and every change to the user (src/store/ownerStamps.ts), from any process, so a revocation is
+ * refused on the very next request. The expiry itself is compared with the clock each time. The
+ * join this replaces was the largest part of a personal read's server time (issue 13's profile).
+ */
 export function verifyToken(store: Store, token: string | undefined, clock?: Clock): User | null {
   if (!token || !TOKEN_PATTERN.test(token)) return null;
   const now = clock?.now() ?? new Date();
-  const row = preparedOnce(store, lookupQuery).get({ fingerprint: fingerprint(token), now: now.toISOString() });
-  if (!row) return null;
-  stampLastUsed(store, `token:${row.id}`, now, () => store.db.update(tokens).set({ lastUsedAt: now.toISOString() }).where(eq(tokens.id, row.id)).run());
-  return row.user;
+  const nowIso = now.toISOString();
+  const fp = fingerprint(token);
+  let kept = verified.get(store);
+  if (!kept) verified.set(store, (kept = new Map()));
+  let hit = kept.get(fp);
+  if (hit) {
+    kept.delete(fp);
+    if ((hit.expiresAt !== null && hit.expiresAt <= nowIso) || preparedOnce(store, accountVersionQuery).get(hit.user.id) !== hit.accountVersion) hit = undefined;
+  }
+  if (!hit) {
+    const row = preparedOnce(store, lookupQuery).get({ fingerprint: fp, now: nowIso });
+    if (!row) return null;
+    hit = { user: row.user, tokenId: row.id, expiresAt: row.expiresAt, accountVersion: row.accountVersion ?? -1 };
+  }
+  // A user without a stamp row (none is made before this code's triggers are installed) is never kept.
+  if (hit.accountVersion >= 0) {
+    kept.set(fp, hit);
+    if (kept.size > MAX_VERIFIED) kept.delete(kept.keys().next().value!);
+  }
+  const { tokenId } = hit;
+  stampLastUsed(store, `token:${tokenId}`, now, () => store.db.update(tokens).set({ lastUsedAt: nowIso }).where(eq(tokens.id, tokenId)).run());
+  return hit.user;
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

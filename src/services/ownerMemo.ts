@@ -1,9 +1,22 @@
 import type { Store } from '../store/db.js';
-import { ownerStamp } from '../store/ownerStamps.js';
+import { ownerStamp, type OwnerStamp } from '../store/ownerStamps.js';
 
 /** Results kept per store; the least recently used go first. */
 const MAX_ENTRIES = 256;
-const memos = new WeakMap<Store, Map<string, { version: number; value: unknown }>>();
+const memos = new WeakMap<Store, Map<string, { version: string; value: unknown }>>();
+
+/** What a kept result depends on, each with its version in owner_stamps (src/store/ownerStamps.ts). */
+const STAMPS = {
+  /** games and rating points */
+  history: 'version',
+  /** the coaching log, focuses, saved positions and quizzes */
+  coaching: 'coachingVersion',
+  /** the study list's rows, notes, review jobs and reviews */
+  study: 'studyVersion',
+  /** the user row, tokens and connections */
+  account: 'accountVersion',
+} as const satisfies Record<string, keyof OwnerStamp>;
+export type StampKind = keyof typeof STAMPS;
 
 /**
  * A result derived from the owner's whole history (aggregates over 10,000 games, totals of a
@@ -15,12 +28,11 @@ const memos = new WeakMap<Store, Map<string, { version: number; value: unknown }
  * `key` must name everything else the result depends on (the input, and today's date if the result
  * uses the clock). Values are shared between callers: treat them as read-only.
  */
-export function memoByOwner<T>(store: Store, userId: string, key: string, compute: () => T, on: 'history' | 'coaching' | 'study' = 'history'): T {
-  // `history`: games and rating points; `coaching`: the coaching log, focuses, saved positions and
-  // quizzes; `study`: the study list's rows, notes, review jobs and reviews.
+export function memoByOwner<T>(store: Store, userId: string, key: string, compute: () => T, on: StampKind | readonly StampKind[] = 'history'): T {
+  const kinds = typeof on === 'string' ? [on] : on;
   const stamp = ownerStamp(store, userId);
-  const version = on === 'history' ? stamp.version : on === 'coaching' ? stamp.coachingVersion : stamp.studyVersion;
-  key = `${on}\u0000${key}`;
+  const version = kinds.map((k) => stamp[STAMPS[k]]).join('.');
+  key = `${kinds.join('+')}\u0000${key}`;
   let memo = memos.get(store);
   if (!memo) memos.set(store, (memo = new Map()));
   const k = `${userId}\u0000${key}`;

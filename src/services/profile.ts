@@ -3,6 +3,7 @@ import type { Profile } from '../../schemas/profile.js';
 import type { PersonalCtx } from '../context.js';
 import type { Store } from '../store/db.js';
 import { ownerStamp } from '../store/ownerStamps.js';
+import { memoByOwner } from './ownerMemo.js';
 import { preparedOnce } from '../store/prepared.js';
 import { connections } from '../store/schema/index.js';
 
@@ -14,6 +15,11 @@ const connectionsQuery = (db: Store['db']) =>
  * so it bounds the freshness of everything served; null while any connection has never synced.
  */
 export function getProfile(ctx: PersonalCtx): Profile {
+  // Kept per version of the owner's games (the count) and account (the user row, connections).
+  return memoByOwner(ctx.store, ctx.user.id, 'get_profile', () => buildProfile(ctx), ['history', 'account']);
+}
+
+function buildProfile(ctx: PersonalCtx): Profile {
   const { user, store } = ctx;
   const conns = preparedOnce(store, connectionsQuery).all({ userId: user.id });
   // Kept by triggers: counting 100,000 index entries per call was most of this read.

@@ -30,6 +30,7 @@ const TRIGGERS: Record<string, string> = {
   END`,
   ...coachingTriggers(),
   ...studyTriggers(),
+  ...accountTriggers(),
 };
 
 /**
@@ -81,6 +82,28 @@ function studyTriggers(): Record<string, string> {
 }
 
 /**
+ * The owner's account bumps `account_version`: their user row, their connections, and any change to
+ * a token that can end it (revoked, expiry moved, deleted, reassigned). A verified token is kept per
+ * that version (src/auth/tokens.ts); a new token needs no bump (nothing kept can name it), nor does
+ * its last-used stamp. Deleting a user deletes the stamp row with it (cascade).
+ */
+function accountTriggers(): Record<string, string> {
+  const bump = (owner: string) => `UPDATE owner_stamps SET account_version = account_version + 1 WHERE user_id = ${owner};`;
+  const create = (owner: string) => `INSERT INTO owner_stamps (user_id, games, version, account_version) VALUES (${owner}, 0, 0, 1)
+      ON CONFLICT(user_id) DO UPDATE SET account_version = account_version + 1;`;
+  return {
+    // Every user has a stamp row from the start, so a token verified before any other write is still bumped.
+    owner_stamps_users_insert: `AFTER INSERT ON users BEGIN INSERT INTO owner_stamps (user_id, games, version) VALUES (new.id, 0, 0) ON CONFLICT(user_id) DO NOTHING; END`,
+    owner_stamps_users_update: `AFTER UPDATE ON users BEGIN ${bump('new.id')} END`,
+    owner_stamps_tokens_update: `AFTER UPDATE OF user_id, fingerprint, revoked_at, expires_at ON tokens BEGIN ${bump('old.user_id')} ${bump('new.user_id')} END`,
+    owner_stamps_tokens_delete: `AFTER DELETE ON tokens BEGIN ${bump('old.user_id')} END`,
+    owner_stamps_connections_insert: `AFTER INSERT ON connections BEGIN ${create('new.user_id')} END`,
+    owner_stamps_connections_update: `AFTER UPDATE ON connections BEGIN ${bump('new.user_id')} END`,
+    owner_stamps_connections_delete: `AFTER DELETE ON connections BEGIN ${bump('old.user_id')} END`,
+  };
+}
+
+/**
  * Installs the triggers the first time a store is opened with this code, counting every owner's
  * games in the same transaction so the counts start right. Later opens only check the catalogue.
  */
@@ -105,12 +128,13 @@ export interface OwnerStamp {
   version: number;
   coachingVersion: number;
   studyVersion: number;
+  accountVersion: number;
 }
 
 const stampQuery = (_db: Store['db'], sqlite: Store['sqlite']) =>
-  sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion, study_version AS studyVersion FROM owner_stamps WHERE user_id = ?');
+  sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion, study_version AS studyVersion, account_version AS accountVersion FROM owner_stamps WHERE user_id = ?');
 
 /** The owner's game count and data versions: one primary-key read. */
 export function ownerStamp(store: Store, userId: string): OwnerStamp {
-  return (preparedOnce(store, stampQuery).get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0, studyVersion: 0 };
+  return (preparedOnce(store, stampQuery).get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0, studyVersion: 0, accountVersion: 0 };
 }

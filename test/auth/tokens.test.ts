@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, test } from 'vitest';
 import { issueToken, listTokens, replaceNamedToken, verifyToken } from '../../src/auth/tokens.js';
 import { tokens } from '../../src/store/schema/index.js';
+import { openStore, storeFile } from '../../src/store/db.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 let app: TestApp;
@@ -53,5 +54,45 @@ describe('tokens', () => {
     expect(verifyToken(app.deps.store, first.token, app.clock)).toBeNull();
     expect(verifyToken(app.deps.store, second.token, app.clock)?.id).toBe(user.id);
     expect(verifyToken(app.deps.store, other.token, app.clock)?.id).toBe(user.id);
+  });
+
+  test('a verified token is kept, and refused on the very next check after a revocation, expiry change or deletion from any connection', () => {
+    app = makeTestApp({ now: '2026-11-20T12:00:00Z' });
+    const { user } = app.addUser();
+    const other = app.addUser().user;
+    const elsewhere = openStore(storeFile(app.dir));
+    const sql = (text: string, ...args: unknown[]) => elsewhere.sqlite.prepare(text).run(...args);
+    try {
+      const cases: Array<[string, (id: string) => void]> = [
+        ['revoked', (id) => sql("UPDATE tokens SET revoked_at = '2026-11-20T12:00:00.000Z' WHERE id = ?", id)],
+        ['expiry moved into the past', (id) => sql("UPDATE tokens SET expires_at = '2026-11-20T11:00:00.000Z' WHERE id = ?", id)],
+        ['deleted', (id) => sql('DELETE FROM tokens WHERE id = ?', id)],
+        ['given to another user', (id) => sql('UPDATE tokens SET user_id = ? WHERE id = ?', other.id, id)],
+      ];
+      for (const [why, end] of cases) {
+        const t = issueToken(app.deps.store, app.clock, user.id, why);
+        expect(verifyToken(app.deps.store, t.token, app.clock)?.id, why).toBe(user.id);
+        expect(verifyToken(app.deps.store, t.token, app.clock)?.id, why).toBe(user.id);
+        end(t.id);
+        expect(verifyToken(app.deps.store, t.token, app.clock)?.id ?? null, why).toBe(why === 'given to another user' ? other.id : null);
+      }
+      // A change to the user shows on the next check: the user is not served from before it.
+      const t = issueToken(app.deps.store, app.clock, user.id, 'profile');
+      expect(verifyToken(app.deps.store, t.token, app.clock)?.displayName).not.toBe('Renamed');
+      sql("UPDATE users SET display_name = 'Renamed' WHERE id = ?", user.id);
+      expect(verifyToken(app.deps.store, t.token, app.clock)?.displayName).toBe('Renamed');
+
+      // It is kept: with the trigger that bumps the account version on a revocation gone, a revocation
+      // goes unseen by a token verified before it (and is seen by the control, never verified before).
+      const kept = issueToken(app.deps.store, app.clock, user.id, 'kept');
+      const control = issueToken(app.deps.store, app.clock, user.id, 'control');
+      expect(verifyToken(app.deps.store, kept.token, app.clock)?.id).toBe(user.id);
+      sql('DROP TRIGGER owner_stamps_tokens_update');
+      sql("UPDATE tokens SET revoked_at = '2026-11-20T12:00:00.000Z' WHERE id IN (?, ?)", kept.id, control.id);
+      expect(verifyToken(app.deps.store, kept.token, app.clock)?.id).toBe(user.id);
+      expect(verifyToken(app.deps.store, control.token, app.clock)).toBeNull();
+    } finally {
+      elsewhere.close();
+    }
   });
 });

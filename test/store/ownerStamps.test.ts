@@ -12,6 +12,7 @@ import { savePosition } from '../../tools/coaching/save_position.js';
 import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
 import { RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
 import { listStudyGames } from '../../tools/study/list_study_games.js';
+import { getProfile } from '../../tools/profile/get_profile.js';
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
 
 let app: TestApp;
@@ -44,21 +45,21 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     app = makeTestApp();
     const a = app.addUser().user;
     const b = app.addUser().user;
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0, coachingVersion: 0, studyVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
     insertGames(app.deps.store, app.clock, [0, 1, 2].map((i) => ({ game: game(a.id, i) })));
     insertGames(app.deps.store, app.clock, [2, 3].map((i) => ({ game: game(a.id, i) }))); // g2 is skipped
     insertGames(app.deps.store, app.clock, [0].map((i) => ({ game: game(b.id, i) })));
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4, coachingVersion: 0, studyVersion: 0 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
     app.deps.store.sqlite.prepare("UPDATE games SET review_accuracy = 80 WHERE user_id = ? AND source_id = 'g1'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5, coachingVersion: 0, studyVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
     app.deps.store.sqlite.prepare("DELETE FROM games WHERE user_id = ? AND source_id = 'g0'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6, coachingVersion: 0, studyVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
     app.deps.store.sqlite
       .prepare("INSERT INTO rating_points (user_id, provider, series, date, rating) VALUES (?, 'siteB', 'blitz', '2026-01-01', 1500)")
       .run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7, coachingVersion: 0, studyVersion: 0 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
     // Deleting the owner cascades to the games and the stamp row alike.
     app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(b.id);
     expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(b.id)).toEqual({ n: 0 });
@@ -113,7 +114,7 @@ describe('owner stamps: game count and data version kept by triggers', () => {
       return res.body as { id: string };
     };
     const focus = await ok(setTrainingFocus, { title: 'Endgames' });
-    expect(v()).toEqual({ games: 0, version: 0, coachingVersion: 1, studyVersion: 0 });
+    expect(v()).toEqual({ games: 0, version: 0, coachingVersion: 1, studyVersion: 0, accountVersion: 0 });
     await ok(setTrainingFocus, { focusId: focus.id, title: 'Rook endgames' });
     const position = await ok(savePosition, { fen: RUY_LOPEZ_FEN, label: 'x' });
     // A quiz result: the entry and the quiz row (and the position's last result) each bump it.
@@ -203,5 +204,35 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     // Deleting the owner cascades through study rows, notes, jobs and reviews without recreating the stamp.
     app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(user.id);
     expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(user.id)).toEqual({ n: 0 });
+  });
+
+  test('the profile is kept per games and account version: connections, the user row and game counts from any connection show on the next read', async () => {
+    app = makeTestApp();
+    const { user, token } = app.addUser();
+    type P = { displayName: string; connections: Array<{ account: string; status: string }>; totals: { games: number; connections: number } };
+    const profile = async () => {
+      const res = await app.call(getProfile, {}, token);
+      expect(res.status).toBe(200);
+      return res.body as P;
+    };
+    const first = await profile();
+    expect(first.totals).toEqual({ games: 0, connections: 0 });
+    expect(await profile()).toBe(first); // the same object: served from memory
+    const elsewhere = openStore(storeFile(app.dir));
+    const sql = (text: string, ...args: unknown[]) => elsewhere.sqlite.prepare(text).run(...args);
+    try {
+      sql("INSERT INTO connections (id, user_id, provider, external_id, status, connected_at) VALUES ('c1', ?, 'siteB', 'RookRanger42', 'ok', '2026-01-01T00:00:00.000Z')", user.id);
+      expect((await profile()).connections.map((c) => [c.account, c.status])).toEqual([['RookRanger42', 'ok']]);
+      sql("UPDATE connections SET status = 'error' WHERE id = 'c1'");
+      expect((await profile()).connections.map((c) => c.status)).toEqual(['error']);
+      sql("UPDATE users SET display_name = 'Renamed' WHERE id = ?", user.id);
+      expect((await profile()).displayName).toBe('Renamed');
+      insertGames(elsewhere, app.clock, [{ game: game(user.id, 1) }]);
+      expect((await profile()).totals).toEqual({ games: 1, connections: 1 });
+      sql("DELETE FROM connections WHERE id = 'c1'");
+      expect((await profile()).totals).toEqual({ games: 1, connections: 0 });
+    } finally {
+      elsewhere.close();
+    }
   });
 });
