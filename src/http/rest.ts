@@ -9,21 +9,23 @@ import { invokeTool, type Outcome } from '../facade/invoke.js';
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
- * The JSON text of each answer object, kept while the object lives: a memoised read (a list page, the
- * stats, the coaching state: src/services/ownerMemo.ts) answers with the same object until the owner's
- * data changes, so its 3–20 KB are encoded once rather than per request. Answers are read-only.
+ * The encoded JSON of each answer object, kept while the object lives: a memoised read (a list page,
+ * the stats, the coaching state, the profile: src/services/ownerMemo.ts) answers with the same object
+ * until the owner's data changes, so its 3–20 KB are encoded once rather than per request, and written
+ * as they are (Node leaves the body out of a HEAD answer). Answers are read-only.
  */
-const encoded = new WeakMap<object, string>();
+const encoded = new WeakMap<object, Buffer>();
 
 function send(res: Response, outcome: Outcome): void {
   const body = outcome.body;
   const keep = typeof body === 'object' && body !== null;
-  let text = keep ? encoded.get(body) : undefined;
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    if (keep) encoded.set(body, text);
+  let bytes = keep ? encoded.get(body) : undefined;
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(body));
+    if (keep) encoded.set(body, bytes);
   }
-  res.status(outcome.status).set(outcome.headers).set('Content-Type', 'application/json; charset=utf-8').send(text);
+  res.status(outcome.status).set(outcome.headers).set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.length) });
+  res.end(bytes);
 }
 
 function error(res: Response, status: number, message: string): void {

@@ -8,7 +8,7 @@ import { summarizeReview } from './review/summary.js';
  * The `review` block of game detail, from the owner's stored review (never per-ply data).
  * Null until this owner's review of the game's moves has completed.
  */
-export function reviewSummaryFor(ctx: PersonalCtx, row: GameRow): GameDetail['review'] {
+export function reviewSummaryFor(ctx: PersonalCtx, row: Pick<GameRow, 'movesKey' | 'colour'>): GameDetail['review'] {
   const review = ownerReview(ctx.store, ctx.user.id, row.movesKey);
   return review ? summarizeReview(review, row.colour) : null;
 }

@@ -24,7 +24,30 @@ export function normaliseLine(lineMoves: string): string {
   return lineMoves.trim().split(/\s+/).join(' ');
 }
 
-export function toSummary(row: GameRow): GameSummary {
+/** The columns a game's summary shows (list rows and get_game). */
+const summaryColumns = {
+  id: games.id,
+  provider: games.provider,
+  playedAt: games.playedAt,
+  dateText: games.dateText,
+  colour: games.colour,
+  result: games.result,
+  opponent: games.opponent,
+  opponentRating: games.opponentRating,
+  userRating: games.userRating,
+  ratingDelta: games.ratingDelta,
+  timeClass: games.timeClass,
+  rated: games.rated,
+  eco: games.eco,
+  opening: games.opening,
+  event: games.event,
+  movesCount: games.movesCount,
+  platformAccuracy: games.platformAccuracy,
+  reviewAccuracy: games.reviewAccuracy,
+  sourceUrl: games.sourceUrl,
+};
+
+export function toSummary(row: Pick<GameRow, keyof typeof summaryColumns>): GameSummary {
   const accuracy = row.platformAccuracy ?? row.reviewAccuracy;
   return {
     id: row.id,
@@ -168,9 +191,28 @@ export function storedPgnText(store: Store, hash: string): string | null {
   return preparedOnce(store, pgnTextQuery).get({ hash })?.text ?? null;
 }
 
+/**
+ * One game as get_game shows it, kept per version of the owner's games and reviews (the review
+ * summary; both kept by triggers, ownerMemo.ts): an agent or the dashboard opening a game again
+ * reads it from memory. An id the owner does not hold throws, so nothing is kept for it.
+ */
 export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
-  const row = ownedGame(ctx, id);
-  const pgn = row.pgnHash ? storedPgnText(ctx.store, row.pgnHash) : null;
+  return memoByOwner(ctx.store, ctx.user.id, `get_game ${id}`, () => readGameDetail(ctx, id), ['history', 'study'], 'games');
+}
+
+/** What get_game shows of an owned game, with its stored PGN, in one statement: not the clocks or bookkeeping columns. */
+const gameDetailQuery = (db: Store['db']) =>
+  db
+    .select({ ...summaryColumns, movesSource: games.movesSource, sanMoves: games.sanMoves, movesKey: games.movesKey, pgn: pgns.text })
+    .from(games)
+    .leftJoin(pgns, eq(pgns.hash, games.pgnHash))
+    .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId'))))
+    .prepare();
+
+function readGameDetail(ctx: PersonalCtx, id: string): GameDetail {
+  const row = preparedOnce(ctx.store, gameDetailQuery).get({ id, userId: ctx.user.id });
+  if (!row) throw new ApiError(404, Messages.gameNotFound);
+  const pgn = row.pgn;
   return {
     ...toSummary(row),
     // Moves only from a stored PGN or the recorded opening line: never invented.

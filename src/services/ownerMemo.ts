@@ -1,9 +1,14 @@
 import type { Store } from '../store/db.js';
 import { ownerStamp, type OwnerStamp } from '../store/ownerStamps.js';
 
-/** Results kept per store; the least recently used go first. */
-const MAX_ENTRIES = 256;
-const memos = new WeakMap<Store, Map<string, { version: string; value: unknown }>>();
+/**
+ * Results kept per store, in pools of their own size, the least recently used going first: the
+ * details of single games an agent or the dashboard opens come and go far more often than the
+ * aggregates over a whole history, and must not push those (a 10,000-game recomputation) out.
+ */
+const POOLS = { aggregates: 256, games: 512 } as const;
+type Pool = keyof typeof POOLS;
+const memos = new WeakMap<Store, Record<Pool, Map<string, { version: string; value: unknown }>>>();
 
 /** What a kept result depends on, each with its version in owner_stamps (src/store/ownerStamps.ts). */
 const STAMPS = {
@@ -11,7 +16,7 @@ const STAMPS = {
   history: 'version',
   /** the coaching log, focuses, saved positions and quizzes */
   coaching: 'coachingVersion',
-  /** the study list's rows, notes, review jobs and reviews */
+  /** the study list's rows and notes, and the owner's review jobs and reviews (shared analyses re-derived included) */
   study: 'studyVersion',
   /** the user row, tokens and connections */
   account: 'accountVersion',
@@ -28,13 +33,21 @@ export type StampKind = keyof typeof STAMPS;
  * `key` must name everything else the result depends on (the input, and today's date if the result
  * uses the clock). Values are shared between callers: treat them as read-only.
  */
-export function memoByOwner<T>(store: Store, userId: string, key: string, compute: () => T, on: StampKind | readonly StampKind[] = 'history'): T {
+export function memoByOwner<T>(
+  store: Store,
+  userId: string,
+  key: string,
+  compute: () => T,
+  on: StampKind | readonly StampKind[] = 'history',
+  pool: Pool = 'aggregates',
+): T {
   const kinds = typeof on === 'string' ? [on] : on;
   const stamp = ownerStamp(store, userId);
   const version = kinds.map((k) => stamp[STAMPS[k]]).join('.');
   key = `${kinds.join('+')}\u0000${key}`;
-  let memo = memos.get(store);
-  if (!memo) memos.set(store, (memo = new Map()));
+  let pools = memos.get(store);
+  if (!pools) memos.set(store, (pools = { aggregates: new Map(), games: new Map() }));
+  const memo = pools[pool];
   const k = `${userId}\u0000${key}`;
   const hit = memo.get(k);
   if (hit) {
@@ -46,6 +59,6 @@ export function memoByOwner<T>(store: Store, userId: string, key: string, comput
   }
   const value = compute();
   memo.set(k, { version, value });
-  if (memo.size > MAX_ENTRIES) memo.delete(memo.keys().next().value!);
+  if (memo.size > POOLS[pool]) memo.delete(memo.keys().next().value!);
   return value;
 }

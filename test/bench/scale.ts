@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,12 +19,13 @@ import type { BenchTable } from './table.js';
  */
 const SIZES = (process.env.CFP_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const PARTS = new Set((process.env.CFP_BENCH_PARTS ?? 'http,sync,start').split(','));
-const REQUESTS = Number(process.env.CFP_BENCH_REQUESTS ?? 3000);
+const REQUESTS = Number(process.env.CFP_BENCH_REQUESTS ?? 6000);
 /** Rounds each read row alternates with the bare route (loadgen.ts `paired`). */
-const ROUNDS = 6;
+const ROUNDS = 10;
 const CONCURRENCY = 10;
 
 type Row = [string, string, string, string, string];
+let pinned = false;
 const pct = (x: number) => `${Math.round(x)}%`;
 const ms = (x: number) => (x >= 10 ? x.toFixed(0) : x.toFixed(2));
 const ok = (met: boolean) => (met ? 'yes' : 'NO');
@@ -48,6 +49,17 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * Pins a process, every thread of it, to these cores (`taskset`, util-linux); false where there is
+ * no taskset. The read rows run the server on core 1 and this process (the load generator) on core
+ * 0, side by side as the issue measured but without either taking the other's core: unpinned, the
+ * server's GC threads and the client competed for both cores and the same route's rate moved by half
+ * from one round to the next.
+ */
+function pin(pid: number, cores: string): boolean {
+  return spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' }).status === 0;
+}
+
 /** Peak resident memory of a process (VmHWM), MB. */
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -62,14 +74,19 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     side.sqlite
       .prepare(
         `SELECT id FROM games g WHERE user_id = ? AND san_moves IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.moves_key = g.moves_key) ORDER BY random() LIMIT 500`,
+           AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.moves_key = g.moves_key) ORDER BY random() LIMIT ?`,
       )
-      .all(userId) as Array<{ id: string }>
+      .all(userId, 500 + REQUESTS) as Array<{ id: string }>
   ).map((r) => r.id);
+  // 500 games read again and again (what an agent or the dashboard reopens), and the rest each read once.
+  const repeated = ids.slice(0, 500);
+  const once = ids.slice(500);
   const server = await startServer(dataDir);
   const label = `${size.toLocaleString('en')} games`;
+  pinned = pin(server.child.pid!, '1') && pin(process.pid, '0');
   try {
     let i = 0;
+    let j = 0;
     const run = (path: () => string, requests = REQUESTS) => load(server.url, path, { requests, concurrency: CONCURRENCY, token });
     const trivial = () => '/bench/trivial';
     await run(trivial, 1000); // warm-up (JIT, connections)
@@ -95,7 +112,8 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     for (const [name, path] of list) await vsBare(name, path, 50, 20);
     const reads = [
       ['get_profile', () => '/api/v1/me'],
-      ['get_game (not reviewed)', () => `/api/v1/me/games/${ids[i++ % ids.length]}`],
+      ['get_game (not reviewed), 500 games read again and again', () => `/api/v1/me/games/${repeated[i++ % repeated.length]}`],
+      ['get_game (not reviewed), each game read once', () => `/api/v1/me/games/${once[j++ % once.length]}`],
       ['list_study_games', () => '/api/v1/me/study'],
       ['get_coaching_state', () => '/api/v1/me/coaching/state'],
       ['list_saved_positions', () => '/api/v1/me/coaching/positions'],
@@ -141,7 +159,10 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
       ]);
     }
 
-    // Reviews on both cores: two engines searching without end at their (lowered) priority.
+    // Reviews on both cores: two engines searching without end at their (lowered) priority, the
+    // server and the load generator free to run on either core again.
+    pin(server.child.pid!, '0-1');
+    pin(process.pid, '0-1');
     const engines = await Promise.all([0, 1].map(() => UciEngine.start({ path: null, build: 'lite', threads: 1, hashMb: 16, multiPv: 1 })));
     const searches = engines.map((e) => e.search('startpos', 2_000_000_000, 3_600_000).catch(() => null));
     try {
@@ -165,6 +186,7 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     const rss = peakRssMb(server.child.pid!);
     rows.push([label, 'server peak RSS after all of the above (recomputations after writes, engines)', `${rss.toFixed(0)} MB`, '≤ 250 MB', ok(rss <= 250)]);
   } finally {
+    pin(process.pid, '0-1');
     await stop(server.child);
   }
   // Restart to listening on this store: a second start of a server on it.
@@ -240,6 +262,9 @@ export async function run(): Promise<BenchTable[]> {
       notes: [
         `1-minute load average: ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores; on a shared machine the rates drop, the ratios much less)`,
         `${REQUESTS} requests per read row over ${CONCURRENCY} keep-alive connections (node:http), in ${ROUNDS} rounds alternating with as many of the bare route (ABBA), each side's rate over its own rounds; rate limits off, server in its own process without background work`,
+        pinned
+          ? 'read rows: the server pinned to core 1, the load generator to core 0 (taskset); the engine rows unpinned'
+          : 'read rows: server and load generator unpinned (no taskset here): expect more noise in the ratios',
         'list_games pages and the aggregates are kept per version of the owner\'s data (src/services/ownerMemo.ts): "repeated" rows read them from memory, "first after a write" rows recompute',
         'engines: two bundled Stockfish processes searching without end, at nice 10 (src/engine/uciEngine.ts)',
       ],

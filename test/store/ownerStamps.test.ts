@@ -13,6 +13,11 @@ import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
 import { RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
 import { listStudyGames } from '../../tools/study/list_study_games.js';
 import { getProfile } from '../../tools/profile/get_profile.js';
+import { getGame } from '../../tools/games/get_game.js';
+import { movesKey } from '../../src/chess/pgn.js';
+import { saveAnalysis } from '../../src/services/review/records.js';
+import { quietGame } from '../helpers/analysis.js';
+import { insertReviewedGame } from '../helpers/reviewed.js';
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
 
 let app: TestApp;
@@ -231,6 +236,34 @@ describe('owner stamps: game count and data version kept by triggers', () => {
       expect((await profile()).totals).toEqual({ games: 1, connections: 1 });
       sql("DELETE FROM connections WHERE id = 'c1'");
       expect((await profile()).totals).toEqual({ games: 1, connections: 0 });
+    } finally {
+      elsewhere.close();
+    }
+  });
+
+  test('a game\'s detail is kept per games and reviews version: a change to the game or a review of it, from any connection, shows on the next read', async () => {
+    app = makeTestApp();
+    const { user, token } = app.addUser();
+    const other = app.addUser();
+    const analysis = quietGame();
+    const key = movesKey(analysis.startFen, analysis.movesUci);
+    const id = insertReviewedGame(app.deps.store, user, null, { movesKey: key, movesSource: 'pgn', sanMoves: 'a3 a6 h3 h6 b3 b6' });
+    saveAnalysis(app.deps.store, key, analysis); // the shared engine output exists; this owner has no review of it yet
+    type D = { opponent: string; review: { accuracyWhite?: number } | null };
+    const read = async (as = token) => app.call(getGame, { id }, as);
+    const first = (await read()).body as D;
+    expect(first.review).toBeNull();
+    expect((await read()).body).toBe(first); // the same object: served from memory
+    // Another owner asking for the id gets the 404 an unknown id gets, and nothing is kept for them.
+    expect((await read(other.token)).status).toBe(404);
+    expect((await read(other.token)).status).toBe(404);
+    const elsewhere = openStore(storeFile(app.dir));
+    const sql = (text: string, ...args: unknown[]) => elsewhere.sqlite.prepare(text).run(...args);
+    try {
+      sql("UPDATE games SET opponent = 'renamed' WHERE id = ?", id);
+      expect(((await read()).body as D).opponent).toBe('renamed');
+      sql("INSERT INTO owner_reviews (user_id, moves_key, reviewed_at) VALUES (?, ?, '2026-11-20T00:00:00.000Z')", user.id, key);
+      expect(((await read()).body as D).review).not.toBeNull();
     } finally {
       elsewhere.close();
     }
