@@ -35,3 +35,12 @@ export interface PersonalCtx extends Ctx {
 
 /** The parts of a context that live as long as the process. */
 export type AppDeps = Omit<Ctx, 'user' | 'caller'>;
+
+/**
+ * The context of one call. Written out field by field: `{ ...deps, user, caller }` gives every such
+ * object a hidden class of its own in V8 (a spread followed by more properties), which cost each
+ * request some 0.7 KB of garbage and a map migration on the read path (issue 13's profile).
+ */
+export function callCtx(deps: AppDeps, user: User | null, caller: Caller): Ctx {
+  return { user, store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime, caller };
+}

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AnyTool } from '../../tools/defineTool.js';
 import { verifyToken } from '../auth/tokens.js';
-import type { AppDeps, Caller, Ctx, User } from '../context.js';
+import { callCtx, type AppDeps, type Caller, type Ctx, type User } from '../context.js';
 import { ApiError, Messages, Reply } from '../errors.js';
 import { chargedBySurface } from '../limits/buckets.js';
 
@@ -52,7 +52,7 @@ export async function invokeTool(
     if (chargedBySurface(tool.family)) {
       deps.limiter.take(tool.family, tool.access === 'personal' ? user!.id : caller.key);
     }
-    const ctx: Ctx = { ...deps, user, caller };
+    const ctx = callCtx(deps, user, caller);
     const result = await tool.handler(ctx as never, parsed.data);
     if (result instanceof Reply) return { status: result.status, body: result.body, headers: {} };
     return { status: 200, body: result, headers: {} };

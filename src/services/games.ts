@@ -212,15 +212,14 @@ const gameDetailQuery = (db: Store['db']) =>
 function readGameDetail(ctx: PersonalCtx, id: string): GameDetail {
   const row = preparedOnce(ctx.store, gameDetailQuery).get({ id, userId: ctx.user.id });
   if (!row) throw new ApiError(404, Messages.gameNotFound);
-  const pgn = row.pgn;
-  return {
-    ...toSummary(row),
+  // Added to the summary object rather than spread into a new one (see callCtx, src/context.ts).
+  return Object.assign(toSummary(row), {
     // Moves only from a stored PGN or the recorded opening line: never invented.
     moves: row.movesSource && row.sanMoves ? row.sanMoves.split(' ') : [],
     movesSource: row.movesSource && row.sanMoves ? row.movesSource : null,
-    pgn,
+    pgn: row.pgn,
     review: reviewSummaryFor(ctx, row),
-  };
+  });
 }
 
 /** The stored PGN of an owned game; a game without one answers like an unknown id, naming the fix. */

@@ -1,5 +1,5 @@
 import { RatingsInput, StatsInput } from '../../schemas/aggregates.js';
-import type { AppDeps, PersonalCtx } from '../context.js';
+import { callCtx, type AppDeps, type PersonalCtx } from '../context.js';
 import { userById } from './accounts.js';
 import { problemLines } from './problemLines.js';
 import { ratingProgress } from './ratings.js';
@@ -15,7 +15,7 @@ import type { SourceSummary } from './sync/index.js';
 export async function warmOwnerReads(deps: AppDeps, userId: string): Promise<void> {
   const user = userById(deps.store, userId);
   if (!user) return;
-  const ctx: PersonalCtx = { ...deps, user, caller: { surface: 'rest', key: 'warm' } };
+  const ctx = callCtx(deps, user, { surface: 'rest', key: 'warm' }) as PersonalCtx;
   const reads = [
     () => chessStats(ctx, StatsInput.parse({})),
     () => chessStats(ctx, StatsInput.parse({ range: 'all' })),

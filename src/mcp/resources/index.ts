@@ -8,7 +8,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { verifyToken } from '../../auth/tokens.js';
-import type { AppDeps, Caller, Ctx } from '../../context.js';
+import { callCtx, type AppDeps, type Caller, type Ctx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { unauthorizedMessage } from '../../facade/invoke.js';
 import { latestReportResource, resourceDefinitions } from './templates.js';
@@ -41,7 +41,7 @@ export function readResource(deps: AppDeps, caller: Caller, token: string | unde
       } else {
         deps.limiter.take('library', caller.key);
       }
-      const ctx: Ctx = { ...deps, user, caller };
+      const ctx = callCtx(deps, user, caller);
       return { contents: def.read(ctx, params, uri) };
     }
     throw new ApiError(404, `no resource at ${uri}; call resources/templates/list for the URI templates`);

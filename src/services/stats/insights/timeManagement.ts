@@ -4,7 +4,7 @@ import { STAT_TIME_CLASSES } from '../../../../schemas/common.js';
 import { plyClock } from '../../../chess/clocks.js';
 import { PHASES, type Phase } from '../../../chess/phase.js';
 import type { OwnerMoveFact } from '../../reviewReads.js';
-import type { InsightGame } from './load.js';
+import { gameClocks, type InsightGame } from './load.js';
 import { round1, scorePercent } from '../../figures.js';
 
 /** "Short of time": under this share of the base time on the clock. */
@@ -43,15 +43,16 @@ export function timeManagement(games: readonly InsightGame[], reviewedFacts: Rea
       if (g.result === 'loss' && ON_TIME.test(g.termination)) lostOnTime += 1;
     }
     const base = g.timeControl?.baseSeconds ?? null;
-    if (!g.clocks || !base) continue;
+    const clocks = base ? gameClocks(g) : null;
+    if (!clocks || !base) continue;
     withClocks += 1;
     const facts = reviewedFacts.get(g.id);
     const cls = byClass.get(g.timeClass) ?? tally();
     byClass.set(g.timeClass, cls);
     let fellLow = false;
     let ownerMove = 0;
-    for (let ply = g.colour === 'white' ? 1 : 2; ply <= g.clocks.length; ply += 2, ownerMove += 1) {
-      const c = plyClock(g.clocks, ply, g.timeControl);
+    for (let ply = g.colour === 'white' ? 1 : 2; ply <= clocks.length; ply += 2, ownerMove += 1) {
+      const c = plyClock(clocks, ply, g.timeControl);
       if (c.clockSecondsBefore !== null) {
         clockMoves += 1;
         if (c.clockSecondsBefore < LOW_CLOCK_SHARE * base) lowMoves += 1;
