@@ -46,9 +46,11 @@ const insertStatements = (_db: Store['db'], sqlite: Store['sqlite']) => ({
  * A row's values in column order, encoded as the query builder encodes them (booleans as 0/1). An
  * absent value takes the column's declared default, as the builder's insert does, else null.
  */
-function gameValues(row: typeof games.$inferInsert): unknown[] {
+function gameValues(row: NewGame, own: Pick<typeof games.$inferInsert, 'id' | 'createdAt' | 'version'>): unknown[] {
   return GAME_COLUMNS.map(([key, col]) => {
-    let v: unknown = row[key as keyof typeof row];
+    // The store's own columns come from `own`, the rest from the source's row: not one object spread
+    // from the other (in V8 `{ ...row, id, … }` gives every game a hidden class of its own).
+    let v: unknown = key in own ? own[key as keyof typeof own] : row[key as keyof NewGame];
     if (v === undefined) v = col.defaultFn ? col.defaultFn() : col.default;
     if (is(v, SQL)) throw new Error(`games.${key}: an SQL default cannot go through the prepared insert`);
     return v === undefined || v === null ? null : col.mapToDriverValue(v);
@@ -73,7 +75,7 @@ export function insertGames(
     .transaction(() => {
       for (const { game, pgnText } of batch) {
         if (pgnText) st.pgn.run(sha256(pgnText), pgnText, now, pgnTag(pgnText, 'Termination'));
-        inserted += st.game.run(gameValues({ ...game, id: randomUUID(), createdAt: now, version: 1 })).changes;
+        inserted += st.game.run(gameValues(game, { id: randomUUID(), createdAt: now, version: 1 })).changes;
       }
       // Whatever must commit with these games (a sync cursor) commits in the same transaction, or not at all.
       alongside?.();
