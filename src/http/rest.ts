@@ -4,6 +4,7 @@ import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
 import { inputJsonSchema, scalarType } from '../facade/jsonSchema.js';
 import { invokeTool, type Outcome } from '../facade/invoke.js';
+import { isKeptResult } from '../services/ownerMemo.js';
 
 /** Bounded JSON envelope: a 100,000-character PGN plus escaping fits; more is refused with 413. */
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
@@ -12,17 +13,17 @@ export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
  * The encoded JSON of each answer object, kept while the object lives: a memoised read (a list page,
  * the stats, the coaching state, the profile: src/services/ownerMemo.ts) answers with the same object
  * until the owner's data changes, so its 3–20 KB are encoded once rather than per request, and written
- * as they are (Node leaves the body out of a HEAD answer). Answers are read-only.
+ * as they are (Node leaves the body out of a HEAD answer). Only kept results go in: for a fresh
+ * answer the entry would only be work for the collector. Answers are read-only.
  */
 const encoded = new WeakMap<object, Buffer>();
 
 function send(res: Response, outcome: Outcome): void {
   const body = outcome.body;
-  const keep = typeof body === 'object' && body !== null;
-  let bytes = keep ? encoded.get(body) : undefined;
+  let bytes = isKeptResult(body) ? encoded.get(body) : undefined;
   if (bytes === undefined) {
     bytes = Buffer.from(JSON.stringify(body));
-    if (keep) encoded.set(body, bytes);
+    if (isKeptResult(body)) encoded.set(body, bytes);
   }
   res.status(outcome.status).set(outcome.headers).set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.length) });
   res.end(bytes);

@@ -191,15 +191,6 @@ export function storedPgnText(store: Store, hash: string): string | null {
   return preparedOnce(store, pgnTextQuery).get({ hash })?.text ?? null;
 }
 
-/**
- * One game as get_game shows it, kept per version of the owner's games and reviews (the review
- * summary; both kept by triggers, ownerMemo.ts): an agent or the dashboard opening a game again
- * reads it from memory. An id the owner does not hold throws, so nothing is kept for it.
- */
-export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
-  return memoByOwner(ctx.store, ctx.user.id, `get_game ${id}`, () => readGameDetail(ctx, id), ['history', 'study'], 'games');
-}
-
 /** What get_game shows of an owned game, with its stored PGN, in one statement: not the clocks or bookkeeping columns. */
 const gameDetailQuery = (db: Store['db']) =>
   db
@@ -209,7 +200,11 @@ const gameDetailQuery = (db: Store['db']) =>
     .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId'))))
     .prepare();
 
-function readGameDetail(ctx: PersonalCtx, id: string): GameDetail {
+/**
+ * One game as get_game shows it. Not kept in memory: most games are opened once, and keeping 512 of
+ * them cost first reads a quarter of their rate (promoted garbage) for the few opened again.
+ */
+export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
   const row = preparedOnce(ctx.store, gameDetailQuery).get({ id, userId: ctx.user.id });
   if (!row) throw new ApiError(404, Messages.gameNotFound);
   // Added to the summary object rather than spread into a new one (see callCtx, src/context.ts).

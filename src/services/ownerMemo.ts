@@ -1,14 +1,18 @@
 import type { Store } from '../store/db.js';
 import { ownerStamp, type OwnerStamp } from '../store/ownerStamps.js';
 
+/** Results kept per store; the least recently used go first. */
+const MAX_ENTRIES = 256;
+const memos = new WeakMap<Store, Map<string, { version: string; value: unknown }>>();
+const kept = new WeakSet<object>();
+
 /**
- * Results kept per store, in pools of their own size, the least recently used going first: the
- * details of single games an agent or the dashboard opens come and go far more often than the
- * aggregates over a whole history, and must not push those (a 10,000-game recomputation) out.
+ * Whether an answer is a kept result, served again as the same object: worth keeping its encoded
+ * JSON beside it (src/http/rest.ts). A fresh answer is encoded once and dropped.
  */
-const POOLS = { aggregates: 256, games: 512 } as const;
-type Pool = keyof typeof POOLS;
-const memos = new WeakMap<Store, Record<Pool, Map<string, { version: string; value: unknown }>>>();
+export function isKeptResult(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && kept.has(value);
+}
 
 /** What a kept result depends on, each with its version in owner_stamps (src/store/ownerStamps.ts). */
 const STAMPS = {
@@ -16,7 +20,7 @@ const STAMPS = {
   history: 'version',
   /** the coaching log, focuses, saved positions and quizzes */
   coaching: 'coachingVersion',
-  /** the study list's rows and notes, and the owner's review jobs and reviews (shared analyses re-derived included) */
+  /** the study list's rows and notes, and the owner's review jobs and reviews (a shared analysis re-derived included) */
   study: 'studyVersion',
   /** the user row, tokens and connections */
   account: 'accountVersion',
@@ -39,15 +43,13 @@ export function memoByOwner<T>(
   key: string,
   compute: () => T,
   on: StampKind | readonly StampKind[] = 'history',
-  pool: Pool = 'aggregates',
 ): T {
   const kinds = typeof on === 'string' ? [on] : on;
   const stamp = ownerStamp(store, userId);
   const version = kinds.map((k) => stamp[STAMPS[k]]).join('.');
   key = `${kinds.join('+')}\u0000${key}`;
-  let pools = memos.get(store);
-  if (!pools) memos.set(store, (pools = { aggregates: new Map(), games: new Map() }));
-  const memo = pools[pool];
+  let memo = memos.get(store);
+  if (!memo) memos.set(store, (memo = new Map()));
   const k = `${userId}\u0000${key}`;
   const hit = memo.get(k);
   if (hit) {
@@ -59,6 +61,7 @@ export function memoByOwner<T>(
   }
   const value = compute();
   memo.set(k, { version, value });
-  if (memo.size > POOLS[pool]) memo.delete(memo.keys().next().value!);
+  if (typeof value === 'object' && value !== null) kept.add(value);
+  if (memo.size > MAX_ENTRIES) memo.delete(memo.keys().next().value!);
   return value;
 }
