@@ -4,7 +4,7 @@ import { GAMES_PAGE_SIZE, type GameDetail, type GameList, type GameSummary, type
 import type { PersonalCtx } from '../context.js';
 import { ApiError, Messages } from '../errors.js';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { games, pgns } from '../store/schema/index.js';
+import { games, ownerReviews, pgns } from '../store/schema/index.js';
 import type { GameRow } from './gameWriter.js';
 import { reviewSummaryFor } from './gameReview.js';
 import { memoByOwner } from './ownerMemo.js';
@@ -191,12 +191,13 @@ export function storedPgnText(store: Store, hash: string): string | null {
   return preparedOnce(store, pgnTextQuery).get({ hash })?.text ?? null;
 }
 
-/** What get_game shows of an owned game, with its stored PGN, in one statement: not the clocks or bookkeeping columns. */
+/** What get_game shows of an owned game, with its stored PGN and whether the owner reviewed it, in one statement: not the clocks or bookkeeping columns. */
 const gameDetailQuery = (db: Store['db']) =>
   db
-    .select({ ...summaryColumns, movesSource: games.movesSource, sanMoves: games.sanMoves, movesKey: games.movesKey, pgn: pgns.text })
+    .select({ ...summaryColumns, movesSource: games.movesSource, sanMoves: games.sanMoves, movesKey: games.movesKey, pgn: pgns.text, reviewedAt: ownerReviews.reviewedAt })
     .from(games)
     .leftJoin(pgns, eq(pgns.hash, games.pgnHash))
+    .leftJoin(ownerReviews, and(eq(ownerReviews.userId, games.userId), eq(ownerReviews.movesKey, games.movesKey)))
     .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId'))))
     .prepare();
 
@@ -213,7 +214,8 @@ export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
     moves: row.movesSource && row.sanMoves ? row.sanMoves.split(' ') : [],
     movesSource: row.movesSource && row.sanMoves ? row.movesSource : null,
     pgn: row.pgn,
-    review: reviewSummaryFor(ctx, row),
+    // Most games are not reviewed: the join says so without a second statement.
+    review: row.reviewedAt === null ? null : reviewSummaryFor(ctx, row),
   });
 }
 
