@@ -20,12 +20,15 @@ const encoded = new WeakMap<object, Buffer>();
 
 function send(res: Response, outcome: Outcome): void {
   const body = outcome.body;
-  let bytes = isKeptResult(body) ? encoded.get(body) : undefined;
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(body));
-    if (isKeptResult(body)) encoded.set(body, bytes);
+  let bytes: Buffer | string | undefined;
+  if (isKeptResult(body)) {
+    bytes = encoded.get(body);
+    if (bytes === undefined) encoded.set(body, (bytes = Buffer.from(JSON.stringify(body))));
+  } else {
+    // A fresh answer goes out as its text: the socket encodes it, with no Buffer copy made first.
+    bytes = JSON.stringify(body);
   }
-  res.status(outcome.status).set(outcome.headers).set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.length) });
+  res.status(outcome.status).set(outcome.headers).set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(bytes)) });
   res.end(bytes);
 }
 
