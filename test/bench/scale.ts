@@ -264,7 +264,7 @@ export async function run(): Promise<BenchTable[]> {
       rows,
       notes: [
         `1-minute load average: ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores; on a shared machine the rates drop, the ratios much less)`,
-        `${REQUESTS} requests per read row over ${CONCURRENCY} keep-alive connections (node:http), in ${ROUNDS} rounds alternating with as many of the bare route (ABBA), each side's rate over its own rounds; rate limits off, server in its own process without background work`,
+        `${REQUESTS} requests per read row over ${CONCURRENCY} keep-alive connections (raw HTTP/1.1 on node:net, like autocannon), after 1,000 to warm up, in ${ROUNDS} rounds alternating with as many of the bare route (ABBA), each side's rate over its own rounds; rate limits off, server in its own process without background work`,
         pinned
           ? 'read rows: the server pinned to core 1, the load generator to core 0 (taskset); the engine rows unpinned'
           : 'read rows: server and load generator unpinned (no taskset here): expect more noise in the ratios',
