@@ -34,25 +34,35 @@ const TRIGGERS: Record<string, string> = {
 };
 
 /**
- * The coaching tables bump `coaching_version`: get_coaching_state and list_saved_positions are
- * kept per that version. A quiz result names its position, whose row names the owner. As above,
- * only an insert may create the stamp row; updates and deletes (cascades from a deleted user
- * among them) only update it.
+ * Triggers bumping one version column on every insert, update and delete of the tables that hold the
+ * owner's id (`owned`) and of one table whose rows name the owner through a parent row (`child`). Only
+ * an insert may create the stamp row; updates and deletes (cascades from a deleted user among them)
+ * only update it.
  */
-function coachingTriggers(): Record<string, string> {
+function bumpOnWrite(column: string, owned: readonly string[], child: { table: string; owner: (row: 'new' | 'old') => string }): Record<string, string> {
   const bump = (event: 'insert' | 'update' | 'delete', owner: string) =>
     event === 'insert'
-      ? `INSERT INTO owner_stamps (user_id, games, version, coaching_version) SELECT ${owner}, 0, 0, 1 WHERE ${owner} IS NOT NULL
-      ON CONFLICT(user_id) DO UPDATE SET coaching_version = coaching_version + 1;`
-      : `UPDATE owner_stamps SET coaching_version = coaching_version + 1 WHERE user_id = ${owner};`;
+      ? `INSERT INTO owner_stamps (user_id, games, version, ${column}) SELECT ${owner}, 0, 0, 1 WHERE ${owner} IS NOT NULL
+      ON CONFLICT(user_id) DO UPDATE SET ${column} = ${column} + 1;`
+      : `UPDATE owner_stamps SET ${column} = ${column} + 1 WHERE user_id = ${owner};`;
   const events = [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const;
   const out: Record<string, string> = {};
-  for (const table of ['coaching_entries', 'coaching_focuses', 'saved_positions'])
+  for (const table of owned)
     for (const [event, row] of events) out[`owner_stamps_${table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${table} BEGIN ${bump(event, `${row}.user_id`)} END`;
   for (const [event, row] of events)
-    out[`owner_stamps_position_quizzes_${event}`] =
-      `AFTER ${event.toUpperCase()} ON position_quizzes BEGIN ${bump(event, `(SELECT user_id FROM saved_positions WHERE id = ${row}.position_id)`)} END`;
+    out[`owner_stamps_${child.table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${child.table} BEGIN ${bump(event, child.owner(row))} END`;
   return out;
+}
+
+/**
+ * The coaching tables bump `coaching_version`: get_coaching_state and list_saved_positions are
+ * kept per that version. A quiz result names its position, whose row names the owner.
+ */
+function coachingTriggers(): Record<string, string> {
+  return bumpOnWrite('coaching_version', ['coaching_entries', 'coaching_focuses', 'saved_positions'], {
+    table: 'position_quizzes',
+    owner: (row) => `(SELECT user_id FROM saved_positions WHERE id = ${row}.position_id)`,
+  });
 }
 
 /**
@@ -63,22 +73,15 @@ function coachingTriggers(): Record<string, string> {
  * finds no owner, and the row's own trigger has bumped the version already.
  */
 function studyTriggers(): Record<string, string> {
-  const bump = (event: 'insert' | 'update' | 'delete', owner: string) =>
-    event === 'insert'
-      ? `INSERT INTO owner_stamps (user_id, games, version, study_version) SELECT ${owner}, 0, 0, 1 WHERE ${owner} IS NOT NULL
-      ON CONFLICT(user_id) DO UPDATE SET study_version = study_version + 1;`
-      : `UPDATE owner_stamps SET study_version = study_version + 1 WHERE user_id = ${owner};`;
-  const events = [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const;
-  const out: Record<string, string> = {};
-  for (const table of ['study_games', 'review_jobs', 'owner_reviews'])
-    for (const [event, row] of events) out[`owner_stamps_${table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${table} BEGIN ${bump(event, `${row}.user_id`)} END`;
-  for (const [event, row] of events)
-    out[`owner_stamps_study_notes_${event}`] =
-      `AFTER ${event.toUpperCase()} ON study_notes BEGIN ${bump(event, `(SELECT user_id FROM study_games WHERE id = ${row}.study_game_id)`)} END`;
-  out.owner_stamps_analyses_update = `AFTER UPDATE ON analyses BEGIN
+  return {
+    ...bumpOnWrite('study_version', ['study_games', 'review_jobs', 'owner_reviews'], {
+      table: 'study_notes',
+      owner: (row) => `(SELECT user_id FROM study_games WHERE id = ${row}.study_game_id)`,
+    }),
+    owner_stamps_analyses_update: `AFTER UPDATE ON analyses BEGIN
     UPDATE owner_stamps SET study_version = study_version + 1 WHERE user_id IN (SELECT user_id FROM owner_reviews WHERE moves_key = new.moves_key);
-  END`;
-  return out;
+  END`,
+  };
 }
 
 /**
