@@ -95,7 +95,7 @@ export function verifyToken(store: Store, token: string | undefined, clock?: Clo
     if (!row) return null;
     hit = { user: row.user, tokenId: row.id, expiresAt: row.expiresAt, accountVersion: row.accountVersion ?? -1 };
   }
-  // A user without a stamp row (none is made before this code's triggers are installed) is never kept.
+  // Every user has a stamp row once the triggers are installed; one without is simply never kept.
   if (hit.accountVersion >= 0) {
     kept.set(fp, hit);
     if (kept.size > MAX_VERIFIED) kept.delete(kept.keys().next().value!);
