@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { memoByOwner } from '../../src/services/ownerMemo.js';
 import { DERIVATION_VERSION } from '../../src/services/review/derive.js';
-import { insertGames, type NewGame } from '../../src/services/gameWriter.js';
+import { insertGames, storePgn, type NewGame } from '../../src/services/gameWriter.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { ownerStamp } from '../../src/store/ownerStamps.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -260,6 +260,10 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     try {
       sql("UPDATE games SET opponent = 'renamed' WHERE id = ?", id);
       expect(((await read()).body as D).opponent).toBe('renamed');
+      expect(((await read()).body as D & { pgn: string | null }).pgn).toBeNull();
+      const text = '[Event "x"]\n\n1. a3 a6 2. h3 h6 3. b3 b6 *\n';
+      elsewhere.sqlite.transaction(() => sql('UPDATE games SET pgn_hash = ? WHERE id = ?', storePgn(elsewhere, text, '2026-11-20T00:00:00.000Z'), id))();
+      expect(((await read()).body as D & { pgn: string | null }).pgn).toBe(text);
       sql("INSERT INTO owner_reviews (user_id, moves_key, reviewed_at) VALUES (?, ?, '2026-11-20T00:00:00.000Z')", user.id, key);
       expect(((await read()).body as D).review).not.toBeNull();
     } finally {
