@@ -94,7 +94,7 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     const vsBare = async (name: string, path: () => string, share: number, p99?: number) => {
       // Each read is warmed up first (compiled, its memo filled, the heap sized for it), as the
       // bare route was: the rows that came first after the start paid that warm-up in their rate.
-      await run(path, 1000);
+      await run(path, 3000);
       const { read: r, bare } = await paired(server.url, path, trivial, { requests: REQUESTS, concurrency: CONCURRENCY, token, rounds: ROUNDS });
       bares.push(bare.rps);
       const ratio = (100 * r.rps) / bare.rps;
@@ -264,7 +264,7 @@ export async function run(): Promise<BenchTable[]> {
       rows,
       notes: [
         `1-minute load average: ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores; on a shared machine the rates drop, the ratios much less)`,
-        `${REQUESTS} requests per read row over ${CONCURRENCY} keep-alive connections (raw HTTP/1.1 on node:net, like autocannon), after 1,000 to warm up, in ${ROUNDS} rounds alternating with as many of the bare route (ABBA), each side's rate over its own rounds; rate limits off, server in its own process without background work`,
+        `${REQUESTS} requests per read row over ${CONCURRENCY} keep-alive connections (raw HTTP/1.1 on node:net, like autocannon), after 3,000 to warm up, in ${ROUNDS} rounds alternating with as many of the bare route (ABBA), each side's rate over its own rounds; rate limits off, server in its own process without background work`,
         pinned
           ? 'read rows: the server pinned to core 1, the load generator to core 0 (taskset); the engine rows unpinned'
           : 'read rows: server and load generator unpinned (no taskset here): expect more noise in the ratios',
