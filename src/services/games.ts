@@ -223,7 +223,7 @@ export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
     moves: row.movesSource && row.sanMoves ? row.sanMoves.split(' ') : [],
     movesSource: row.movesSource && row.sanMoves ? row.movesSource : null,
     pgn: row.pgn,
-    // Most games are not reviewed: the join says so without a second statement.
+    // Most games are not reviewed: the statement says so, and only a reviewed one reads its review.
     review: row.reviewedAt === null ? null : reviewSummaryFor(ctx, row),
   });
 }
