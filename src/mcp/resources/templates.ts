@@ -38,6 +38,14 @@ function segment(raw: string): string {
   }
 }
 
+/** The one path segment of `chess-footprint://{dir}/{segment}{suffix}`, decoded; null for any other URI. */
+function segmentOf(uri: string, dir: string, suffix = ''): string | null {
+  const prefix = `${URI_SCHEME}${dir}/`;
+  if (!uri.startsWith(prefix) || !uri.endsWith(suffix)) return null;
+  const raw = uri.slice(prefix.length, uri.length - suffix.length);
+  return raw !== '' && !/[/?#]/.test(raw) ? segment(raw) : null;
+}
+
 export const gamePgnResource = defineResource({
   template: {
     uriTemplate: `${URI_SCHEME}games/{id}.pgn`,
@@ -48,8 +56,8 @@ export const gamePgnResource = defineResource({
   },
   access: 'personal',
   match: (uri) => {
-    const m = /^chess-footprint:\/\/games\/([^/?#]+)\.pgn$/.exec(uri);
-    return m ? { id: segment(m[1]) } : null;
+    const id = segmentOf(uri, 'games', '.pgn');
+    return id === null ? null : { id };
   },
   read: (ctx, { id }, uri) => [{ uri, mimeType: 'application/x-chess-pgn', text: gamePgn(ctx as PersonalCtx, id) }],
 });
@@ -77,8 +85,8 @@ export const libraryResource = defineResource({
   },
   access: 'public',
   match: (uri) => {
-    const m = /^chess-footprint:\/\/library\/([^/?#]+)$/.exec(uri);
-    return m ? { slug: segment(m[1]) } : null;
+    const slug = segmentOf(uri, 'library');
+    return slug === null ? null : { slug };
   },
   read: (_ctx, { slug }, uri) => {
     const g = getLibraryGame(slug);
@@ -129,8 +137,8 @@ export const toolSchemaResource = defineResource({
   },
   access: 'public',
   match: (uri) => {
-    const m = /^chess-footprint:\/\/schema\/([^/?#]+)$/.exec(uri);
-    return m ? { tool: segment(m[1]) } : null;
+    const tool = segmentOf(uri, 'schema');
+    return tool === null ? null : { tool };
   },
   read: (_ctx, { tool: name }, uri) => {
     const tool = tools.find((t) => t.name === name);
