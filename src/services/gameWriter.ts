@@ -4,16 +4,19 @@ import { fullMoves, movesKey, pgnTag, sha256, type MainlinePly } from '../chess/
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
 import { preparedOnce } from '../store/prepared.js';
-import { games, pgns } from '../store/schema/index.js';
+import { games } from '../store/schema/index.js';
 
 export type GameRow = typeof games.$inferSelect;
 /** A game as a source produces it; id, createdAt and version are the store's. */
 export type NewGame = Omit<typeof games.$inferInsert, 'id' | 'createdAt' | 'version'>;
 
-/** Stores PGN text under its SHA-256 (idempotent) and returns the hash. Call inside the write's transaction. */
+/**
+ * Stores PGN text under its SHA-256 (idempotent), with what is read from it once (its Termination
+ * tag), and returns the hash: the one writer of `pgns` rows. Call inside the write's transaction.
+ */
 export function storePgn(store: Store, text: string, now: string): string {
   const hash = sha256(text);
-  store.db.insert(pgns).values({ hash, text, createdAt: now, termination: pgnTag(text, 'Termination') }).onConflictDoNothing().run();
+  preparedOnce(store, insertStatements).pgn.run(hash, text, now, pgnTag(text, 'Termination'));
   return hash;
 }
 
@@ -74,7 +77,7 @@ export function insertGames(
   store.sqlite
     .transaction(() => {
       for (const { game, pgnText } of batch) {
-        if (pgnText) st.pgn.run(sha256(pgnText), pgnText, now, pgnTag(pgnText, 'Termination'));
+        if (pgnText) storePgn(store, pgnText, now);
         inserted += st.game.run(gameValues(game, { id: randomUUID(), createdAt: now, version: 1 })).changes;
       }
       // Whatever must commit with these games (a sync cursor) commits in the same transaction, or not at all.
