@@ -35,23 +35,27 @@ const TRIGGERS: Record<string, string> = {
 
 /**
  * Triggers bumping one version column on every insert, update and delete of the tables that hold the
- * owner's id (`owned`) and of one table whose rows name the owner through a parent row (`child`). Only
+ * owner's id (`owned`) and of a table whose rows name the owner through a parent row (`child`). Only
  * an insert may create the stamp row; updates and deletes (cascades from a deleted user among them)
  * only update it.
  */
-function bumpOnWrite(column: string, owned: readonly string[], child: { table: string; owner: (row: 'new' | 'old') => string }): Record<string, string> {
-  const bump = (event: 'insert' | 'update' | 'delete', owner: string) =>
-    event === 'insert'
-      ? `INSERT INTO owner_stamps (user_id, games, version, ${column}) SELECT ${owner}, 0, 0, 1 WHERE ${owner} IS NOT NULL
-      ON CONFLICT(user_id) DO UPDATE SET ${column} = ${column} + 1;`
-      : `UPDATE owner_stamps SET ${column} = ${column} + 1 WHERE user_id = ${owner};`;
+function bumpOnWrite(column: string, owned: readonly string[], child?: { table: string; owner: (row: 'new' | 'old') => string }): Record<string, string> {
   const events = [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const;
   const out: Record<string, string> = {};
   for (const table of owned)
-    for (const [event, row] of events) out[`owner_stamps_${table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${table} BEGIN ${bump(event, `${row}.user_id`)} END`;
-  for (const [event, row] of events)
-    out[`owner_stamps_${child.table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${child.table} BEGIN ${bump(event, child.owner(row))} END`;
+    for (const [event, row] of events) out[`owner_stamps_${table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${table} BEGIN ${bump(column, event, `${row}.user_id`)} END`;
+  if (child)
+    for (const [event, row] of events)
+      out[`owner_stamps_${child.table}_${event}`] = `AFTER ${event.toUpperCase()} ON ${child.table} BEGIN ${bump(column, event, child.owner(row))} END`;
   return out;
+}
+
+/** The statement bumping `column` of `owner`'s stamp: an insert may create the row, anything else only updates it. */
+function bump(column: string, event: 'insert' | 'update' | 'delete', owner: string): string {
+  return event === 'insert'
+    ? `INSERT INTO owner_stamps (user_id, games, version, ${column}) SELECT ${owner}, 0, 0, 1 WHERE ${owner} IS NOT NULL
+      ON CONFLICT(user_id) DO UPDATE SET ${column} = ${column} + 1;`
+    : `UPDATE owner_stamps SET ${column} = ${column} + 1 WHERE user_id = ${owner};`;
 }
 
 /**
@@ -91,18 +95,14 @@ function studyTriggers(): Record<string, string> {
  * its last-used stamp. Deleting a user deletes the stamp row with it (cascade).
  */
 function accountTriggers(): Record<string, string> {
-  const bump = (owner: string) => `UPDATE owner_stamps SET account_version = account_version + 1 WHERE user_id = ${owner};`;
-  const create = (owner: string) => `INSERT INTO owner_stamps (user_id, games, version, account_version) VALUES (${owner}, 0, 0, 1)
-      ON CONFLICT(user_id) DO UPDATE SET account_version = account_version + 1;`;
+  const update = (owner: string) => bump('account_version', 'update', owner);
   return {
+    ...bumpOnWrite('account_version', ['connections']),
     // Every user has a stamp row from the start, so a token verified before any other write is still bumped.
     owner_stamps_users_insert: `AFTER INSERT ON users BEGIN INSERT INTO owner_stamps (user_id, games, version) VALUES (new.id, 0, 0) ON CONFLICT(user_id) DO NOTHING; END`,
-    owner_stamps_users_update: `AFTER UPDATE ON users BEGIN ${bump('new.id')} END`,
-    owner_stamps_tokens_update: `AFTER UPDATE OF user_id, fingerprint, revoked_at, expires_at ON tokens BEGIN ${bump('old.user_id')} ${bump('new.user_id')} END`,
-    owner_stamps_tokens_delete: `AFTER DELETE ON tokens BEGIN ${bump('old.user_id')} END`,
-    owner_stamps_connections_insert: `AFTER INSERT ON connections BEGIN ${create('new.user_id')} END`,
-    owner_stamps_connections_update: `AFTER UPDATE ON connections BEGIN ${bump('new.user_id')} END`,
-    owner_stamps_connections_delete: `AFTER DELETE ON connections BEGIN ${bump('old.user_id')} END`,
+    owner_stamps_users_update: `AFTER UPDATE ON users BEGIN ${update('new.id')} END`,
+    owner_stamps_tokens_update: `AFTER UPDATE OF user_id, fingerprint, revoked_at, expires_at ON tokens BEGIN ${update('old.user_id')} ${update('new.user_id')} END`,
+    owner_stamps_tokens_delete: `AFTER DELETE ON tokens BEGIN ${update('old.user_id')} END`,
   };
 }
 
