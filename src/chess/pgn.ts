@@ -40,6 +40,12 @@ export interface ParsedGame {
 const HEADER_LINE = /^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/;
 const RESULT_TOKENS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
 
+/** A tag pair line's name and value, its escapes undone (standard 8.1: \\ and \"); null for any other line. */
+function tagPair(line: string): [name: string, value: string] | null {
+  const m = HEADER_LINE.exec(line);
+  return m ? [m[1], m[2].replace(/\\(.)/g, '$1')] : null;
+}
+
 /**
  * The value of one tag pair of a game's PGN (standard 8.1: `[Name "value"]`, with \\ and \" escaped),
  * read from the tag pair section only, as parsePgn reads it; null when the section has no such tag.
@@ -51,9 +57,9 @@ export function pgnTag(text: string, name: string): string | null {
     const end = text.indexOf('\n', at);
     const line = text.slice(at, end < 0 ? text.length : end);
     at = end < 0 ? text.length : end + 1;
-    const m = HEADER_LINE.exec(line);
-    if (m) {
-      if (m[1] === name) value = m[2].replace(/\\(.)/g, '$1');
+    const pair = tagPair(line);
+    if (pair) {
+      if (pair[0] === name) value = pair[1];
     } else if (line.trim()) break;
   }
   return value;
@@ -226,8 +232,8 @@ function parseMainline(text: string, opts: { requireMoves?: boolean }, fenPlies:
   let inHeaders = true;
   let firstLine = 1; // line of the game text where the movetext starts, for messages
   for (const [n, line] of games[0].split('\n').entries()) {
-    const m = inHeaders ? HEADER_LINE.exec(line) : null;
-    if (m) headers[m[1]] = m[2].replace(/\\(.)/g, '$1');
+    const pair = inHeaders ? tagPair(line) : null;
+    if (pair) headers[pair[0]] = pair[1];
     else {
       if (inHeaders && line.trim()) {
         inHeaders = false;
