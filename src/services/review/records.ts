@@ -133,21 +133,6 @@ function readView(store: Store, movesKey: string): ReviewView {
   return rederive(store, movesKey).view;
 }
 
-/** The owner's review of these moves, or null when this owner has none (whoever else has one). */
-const ownerReviewQuery = (db: Store['db']) =>
-  db
-    .select({ row: summaryColumns, reviewedAt: ownerReviews.reviewedAt })
-    .from(ownerReviews)
-    .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
-    .where(and(eq(ownerReviews.userId, sql.placeholder('userId')), eq(ownerReviews.movesKey, sql.placeholder('movesKey'))))
-    .prepare();
-
-export function ownerReview(store: Store, userId: string, movesKey: string | null): OwnedReview | null {
-  if (!movesKey) return null;
-  const hit = preparedOnce(store, ownerReviewQuery).get({ userId, movesKey });
-  return hit ? owned(store, hit.row, hit.reviewedAt) : null;
-}
-
 const ownerReviewsQuery = (db: Store['db']) =>
   db
     .select({ row: summaryColumns, reviewedAt: ownerReviews.reviewedAt })
@@ -155,6 +140,11 @@ const ownerReviewsQuery = (db: Store['db']) =>
     .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
     .where(and(eq(ownerReviews.userId, sql.placeholder('userId')), sql`${ownerReviews.movesKey} IN ${jsonList('keys')}`))
     .prepare();
+
+/** The owner's review of these moves, or null when this owner has none (whoever else has one). */
+export function ownerReview(store: Store, userId: string, movesKey: string | null): OwnedReview | null {
+  return movesKey ? (ownerReviewsOf(store, userId, [movesKey]).get(movesKey) ?? null) : null;
+}
 
 /** The owner's reviews of several move sequences at once, by movesKey (only those asked for are read). */
 export function ownerReviewsOf(store: Store, userId: string, keys: readonly string[]): Map<string, OwnedReview> {
