@@ -12,6 +12,8 @@ interface LoadOptions {
   requests: number;
   concurrency: number;
   token?: string;
+  /** Request headers besides host and authorization (Accept-Encoding for a compressed document). */
+  headers?: Record<string, string>;
 }
 
 interface Burst {
@@ -31,6 +33,9 @@ interface Burst {
 async function burst(base: string, path: () => string, opts: LoadOptions): Promise<Burst> {
   const url = new URL(base);
   const auth = opts.token ? `authorization: Bearer ${opts.token}\r\n` : '';
+  const extra = Object.entries(opts.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   const latencies: number[] = [];
   let sent = 0;
   let failures = 0;
@@ -48,7 +53,7 @@ async function burst(base: string, path: () => string, opts: LoadOptions): Promi
         started = performance.now();
         head = '';
         bodyLeft = -1;
-        socket.write(`GET ${path()} HTTP/1.1\r\nhost: ${url.host}\r\n${auth}\r\n`);
+        socket.write(`GET ${path()} HTTP/1.1\r\nhost: ${url.host}\r\n${auth}${extra}\r\n`);
       };
       socket.on('connect', next);
       socket.on('error', fail);
