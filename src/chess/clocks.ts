@@ -19,6 +19,23 @@ export function parseTimeControl(raw: string | null | undefined): TimeControlInf
   return { raw, baseSeconds: Number(m[2]), incrementSeconds: m[3] ? Number(m[3]) : 0 };
 }
 
+/**
+ * The clock readings after each ply as stored (a JSON array of seconds, from the PGN's [%clk]
+ * comments or the source's clock list), or null when there are none: a reading that is not a finite
+ * number is null in its place, and a list without a single reading counts as no clocks.
+ */
+export function parseClocks(raw: string | null): Array<number | null> | null {
+  if (!raw) return null;
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (!Array.isArray(v)) return null;
+    const clocks = v.map((c) => (typeof c === 'number' && Number.isFinite(c) ? c : null));
+    return clocks.some((c) => c !== null) ? clocks : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface PlyClock {
   clockSecondsBefore: number | null;
   clockSecondsAfter: number | null;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AnalysisInput, type AnalysisResponse } from '../../schemas/analysis.js';
 import { CONCEPT_NOTES, DETECTORS } from '../chess/concepts.js';
-import { parseTimeControl } from '../chess/clocks.js';
+import { parseClocks, parseTimeControl } from '../chess/clocks.js';
 import { CONVENTION_NOTES } from '../chess/evaluation.js';
 import { withOwner, type PlyOwner } from '../chess/ownerPly.js';
 import type { PersonalCtx } from '../context.js';
@@ -20,18 +20,6 @@ export { ownedGame };
 /** The caller's own review of these moves, or null (another owner's review of them counts for nothing). */
 export function reviewOf(ctx: PersonalCtx, movesKey: string | null): OwnedReview | null {
   return ownerReview(ctx.store, ctx.user.id, movesKey);
-}
-
-export function parseClocks(raw: string | null): Array<number | null> | null {
-  if (!raw) return null;
-  try {
-    const v: unknown = JSON.parse(raw);
-    if (!Array.isArray(v)) return null;
-    const clocks = v.map((c) => (typeof c === 'number' && Number.isFinite(c) ? c : null));
-    return clocks.some((c) => c !== null) ? clocks : null;
-  } catch {
-    return null;
-  }
 }
 
 /** An owned game with its stored review view and the owner's side and clocks to lay on it. */

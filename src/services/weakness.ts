@@ -3,12 +3,11 @@ import { DAY_MS, RANGE_DAYS } from './stats/window.js';
 import type { z } from 'zod';
 import type { Classification } from '../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../schemas/analysis.js';
-import { parseTimeControl, plyClock } from '../chess/clocks.js';
+import { parseClocks, parseTimeControl, plyClock } from '../chess/clocks.js';
 import { timeTroubleThreshold } from '../chess/concepts.js';
 import { classifyOpening, openingFamily } from '../chess/openings.js';
 import type { PersonalCtx } from '../context.js';
 import { games, ownerReviews } from '../store/schema/index.js';
-import { parseClocks } from './analysis.js';
 import type { GameRow } from './gameWriter.js';
 import { ownerReviewsOf, type OwnedReview } from './review/records.js';
 

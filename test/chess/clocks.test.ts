@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseTimeControl, plyClock } from '../../src/chess/clocks.js';
+import { parseClocks, parseTimeControl, plyClock } from '../../src/chess/clocks.js';
 import { gamePhases, positionPhase } from '../../src/chess/phase.js';
 import { boardAt, replayLine } from '../../src/chess/replay.js';
 import { START_FEN } from '../../src/chess/pgn.js';
@@ -15,6 +15,16 @@ describe('time controls', () => {
     expect(parseTimeControl(raw)).toEqual({ raw, baseSeconds: base, incrementSeconds: inc });
   });
   test('no value → null', () => expect(parseTimeControl(null)).toBeNull());
+});
+
+describe('stored clock lists', () => {
+  test('seconds after each ply, a missing reading null in its place', () => {
+    expect(parseClocks('[179.9,180,175.2,null,170]')).toEqual([179.9, 180, 175.2, null, 170]);
+    expect(parseClocks('[60,"x",58]')).toEqual([60, null, 58]);
+  });
+  test('no readings at all, or not a list, is no clocks', () => {
+    for (const raw of [null, '', '[]', '[null,null]', '{"a":1}', 'not json', '42']) expect(parseClocks(raw), String(raw)).toBeNull();
+  });
 });
 
 describe('clock readings', () => {

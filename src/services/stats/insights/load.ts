@@ -1,6 +1,5 @@
-import { parseTimeControl, type TimeControlInfo } from '../../../chess/clocks.js';
+import { parseClocks, parseTimeControl, type TimeControlInfo } from '../../../chess/clocks.js';
 import type { Store } from '../../../store/db.js';
-import { parseClocks } from '../../analysis.js';
 import type { StatGame } from '../blocks.js';
 
 /** What the insight blocks read of a game beyond StatGame: clocks, its review key and how it ended. */
