@@ -10,7 +10,7 @@ import { reviewSummaryFor } from './gameReview.js';
 import { memoByOwner } from './ownerMemo.js';
 import { ownerStamp } from '../store/ownerStamps.js';
 import type { Store } from '../store/db.js';
-import { preparedOnce } from '../store/prepared.js';
+import { flatQuery, preparedOnce } from '../store/prepared.js';
 
 const effectiveAccuracy = sql`coalesce(${games.platformAccuracy}, ${games.reviewAccuracy})`;
 
@@ -192,9 +192,10 @@ export function storedPgnText(store: Store, hash: string): string | null {
 }
 
 /** What get_game shows of an owned game, with its stored PGN and whether the owner reviewed it, in one statement: not the clocks or bookkeeping columns. */
-const gameDetailQuery = (db: Store['db']) =>
-  db
-    .select({
+const gameDetailQuery = (db: Store['db'], sqlite: Store['sqlite']) =>
+  flatQuery(
+    sqlite,
+    db.select({
       ...summaryColumns,
       movesSource: games.movesSource,
       sanMoves: games.sanMoves,
@@ -207,8 +208,8 @@ const gameDetailQuery = (db: Store['db']) =>
       >`(SELECT ${ownerReviews.reviewedAt} FROM ${ownerReviews} WHERE ${ownerReviews.userId} = ${games.userId} AND ${ownerReviews.movesKey} = ${games.movesKey})`,
     })
     .from(games)
-    .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId'))))
-    .prepare();
+    .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId')))),
+  );
 
 /**
  * One game as get_game shows it. Not kept in memory: most games are opened once, and keeping 512 of
