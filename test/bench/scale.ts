@@ -87,14 +87,15 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
   try {
     let i = 0;
     let j = 0;
-    const run = (path: () => string, requests = REQUESTS) => load(server.url, path, { requests, concurrency: CONCURRENCY, token });
+    const run = (path: () => string, requests = REQUESTS, headers?: Record<string, string>) => load(server.url, path, { requests, concurrency: CONCURRENCY, token, headers });
     const trivial = () => '/bench/trivial';
     await run(trivial, 1000); // warm-up (JIT, connections)
     const bares: number[] = [];
-    const vsBare = async (name: string, path: () => string, share: number, p99?: number, headers?: Record<string, string>, warm = path) => {
+    type RowOptions = { p99?: number; headers?: Record<string, string>; warm?: () => string };
+    const vsBare = async (name: string, path: () => string, share: number, { p99, headers, warm = path }: RowOptions = {}) => {
       // Each read is warmed up first (compiled, its memo filled, the heap sized for it), as the
       // bare route was: the rows that came first after the start paid that warm-up in their rate.
-      await load(server.url, warm, { requests: 3000, concurrency: CONCURRENCY, token, headers });
+      await run(warm, 3000, headers);
       const { read: r, bare } = await paired(server.url, path, trivial, { requests: REQUESTS, concurrency: CONCURRENCY, token, rounds: ROUNDS, headers });
       bares.push(bare.rps);
       const ratio = (100 * r.rps) / bare.rps;
@@ -112,7 +113,7 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
       ['list_games filtered', () => '/api/v1/me/games?provider=siteA,siteB&result=loss&timeClass=blitz&opening=Sicilian&sort=accuracy-desc'],
       ['list_games lineMoves', () => `/api/v1/me/games?lineMoves=${encodeURIComponent('e4 c5 Nf3 d6')}&page=2`],
     ] as const;
-    for (const [name, path] of list) await vsBare(name, path, 50, 20);
+    for (const [name, path] of list) await vsBare(name, path, 50, { p99: 20 });
     const again = () => `/api/v1/me/games/${repeated[i++ % repeated.length]}`;
     const reads: Array<[string, () => string, (() => string)?]> = [
       ['get_profile', () => '/api/v1/me'],
@@ -123,11 +124,11 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
       ['get_coaching_state', () => '/api/v1/me/coaching/state'],
       ['list_saved_positions', () => '/api/v1/me/coaching/positions'],
     ];
-    for (const [name, path, warm] of reads) await vsBare(name, path, 60, undefined, undefined, warm);
+    for (const [name, path, warm] of reads) await vsBare(name, path, 60, { warm });
     // Without Accept-Encoding, as autocannon (the issue's tool) asks: the whole 200 KB through loopback.
     for (const path of ['/openapi.json', '/llms.txt', '/.well-known/mcp.json']) await vsBare(path, () => path, 80);
     // As browsers, Node's fetch and MCP clients ask: the copy compressed once at start (staticDocument.ts).
-    for (const path of ['/openapi.json', '/.well-known/mcp.json']) await vsBare(`${path}, Accept-Encoding: gzip`, () => path, 80, undefined, { 'accept-encoding': 'gzip, deflate' });
+    for (const path of ['/openapi.json', '/.well-known/mcp.json']) await vsBare(`${path}, Accept-Encoding: gzip`, () => path, 80, { headers: { 'accept-encoding': 'gzip, deflate' } });
     rows.push([
       label,
       'bare express route (the baseline of each row above, in its own rounds)',
