@@ -3,7 +3,8 @@ import type { Store } from '../../../store/db.js';
 import { ownerMoveFacts, ownerPawnsAfterPlies, ownerReviewDerivations, type OwnerMoveFact } from '../../reviewReads.js';
 import type { StatGame } from '../blocks.js';
 import { accuracyByPhase } from './accuracyByPhase.js';
-import { gameClocks, loadInsightGames } from './load.js';
+import { parseClocks } from '../../../chess/clocks.js';
+import { loadInsightGames } from './load.js';
 import { EVAL_PLIES, openingsByEval } from './openingsByEval.js';
 import { timeManagement } from './timeManagement.js';
 import { trend } from './trend.js';
@@ -27,7 +28,7 @@ export function insightBlocks(store: Store, userId: string, newest: readonly Sta
   for (const g of games) {
     const review = g.movesKey ? reviews.get(g.movesKey) : undefined;
     if (!review) continue;
-    facts.set(g.id, ownerMoveFacts(review, g.colour, gameClocks(g), g.timeControl));
+    facts.set(g.id, ownerMoveFacts(review, g.colour, parseClocks(g.clocksJson), g.timeControl));
     const [at10, at15] = ownerPawnsAfterPlies(review, g.colour, [EVAL_PLIES.afterMove10, EVAL_PLIES.afterMove15]);
     evals.set(g.id, [at10, at15]);
   }

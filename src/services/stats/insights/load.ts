@@ -1,4 +1,4 @@
-import { parseClocks, parseTimeControl, type TimeControlInfo } from '../../../chess/clocks.js';
+import { parseTimeControl, type TimeControlInfo } from '../../../chess/clocks.js';
 import type { Store } from '../../../store/db.js';
 import type { StatGame } from '../blocks.js';
 
@@ -7,9 +7,9 @@ export interface InsightGame extends StatGame {
   ratingDelta: number | null;
   movesKey: string | null;
   /**
-   * games.clocks as stored (JSON): read with `gameClocks` where needed. Parsed here for 10,000 games
-   * at once, the arrays outlived the young generation and left some 10 MB of garbage in the old one
-   * per recomputation (issue 13, server peak RSS).
+   * games.clocks as stored (JSON), read with `parseClocks` (src/chess/clocks.ts) for the one game
+   * being looked at. Parsed here for 10,000 games at once, the arrays outlived the young generation
+   * and left some 10 MB of garbage in the old one per recomputation (issue 13, server peak RSS).
    */
   clocksJson: string | null;
   timeControl: TimeControlInfo | null;
@@ -68,9 +68,4 @@ export function loadInsightGames(store: Store, userId: string, games: readonly S
       termination: r?.termination ?? null,
     };
   });
-}
-
-/** The seconds left after each ply, parsed for the one game being looked at. */
-export function gameClocks(g: Pick<InsightGame, 'clocksJson'>): Array<number | null> | null {
-  return parseClocks(g.clocksJson);
 }

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { TimeManagement } from '../../../../schemas/insights.js';
 import { STAT_TIME_CLASSES } from '../../../../schemas/common.js';
-import { plyClock } from '../../../chess/clocks.js';
+import { parseClocks, plyClock } from '../../../chess/clocks.js';
 import { PHASES, type Phase } from '../../../chess/phase.js';
 import type { OwnerMoveFact } from '../../reviewReads.js';
-import { gameClocks, type InsightGame } from './load.js';
+import type { InsightGame } from './load.js';
 import { round1, scorePercent } from '../../figures.js';
 
 /** "Short of time": under this share of the base time on the clock. */
@@ -43,7 +43,7 @@ export function timeManagement(games: readonly InsightGame[], reviewedFacts: Rea
       if (g.result === 'loss' && ON_TIME.test(g.termination)) lostOnTime += 1;
     }
     const base = g.timeControl?.baseSeconds ?? null;
-    const clocks = base ? gameClocks(g) : null;
+    const clocks = base ? parseClocks(g.clocksJson) : null;
     if (!clocks || !base) continue;
     withClocks += 1;
     const facts = reviewedFacts.get(g.id);
