@@ -1,4 +1,5 @@
-import express, { type Express, type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Request, type Response, type Router } from 'express';
 import type { AnyTool } from '../../tools/defineTool.js';
 import type { AppDeps } from '../context.js';
 import { mcpRouter } from '../mcp/http.js';
@@ -6,8 +7,9 @@ import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillM
 import { healthRouter } from './health.js';
 import { mcpCatalog, registryServerJson, SERVER_CARD_MEDIA_TYPE, serverCardV2 } from './mcpDiscovery.js';
 import { buildOpenApi } from './openapi.js';
-import { bodyErrorHandler, restRouter } from './rest.js';
-import { staticDocument } from './staticDocument.js';
+import { bodyErrorHandler, restHandler } from './rest.js';
+import { documentsByPath, staticDocument, type DocumentHandler } from './staticDocument.js';
+import { under } from './gate.js';
 import { shareRouter } from './sharePage.js';
 import { createDashboard } from './dashboard.js';
 
@@ -18,8 +20,19 @@ export interface HttpOptions {
   extraRouters?: Router[];
 }
 
-/** The whole HTTP surface, derived from the tool list: REST, MCP, OpenAPI and discovery. */
-export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: HttpOptions): Express {
+/** The whole HTTP surface as one node:http request listener. */
+export interface HttpApp {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Stops the dashboard's background work (a "sync now" in progress). */
+  close(): void;
+}
+
+/**
+ * The whole HTTP surface, derived from the tool list: the REST facade (rest.ts, on node:http) takes
+ * the tool routes; the express app everything else: discovery documents, the dashboard and its
+ * settings API, MCP, health, the share page, and the 404 for any other path.
+ */
+export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: HttpOptions): HttpApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -29,11 +42,10 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.set('etag', false);
   const base = opts.baseUrl.replace(/\/$/, '');
   const dashboard = createDashboard(deps, base);
-  app.locals.onClose = [dashboard.stop];
   // Documents are pure functions of the registry and the base URL: built and encoded once, at start.
   const json = 'application/json; charset=utf-8';
   const markdown = 'text/markdown; charset=utf-8';
-  const documents: Array<[string, ReturnType<typeof staticDocument>]> = [
+  const documents: Array<[string, DocumentHandler]> = [
     ['/openapi.json', staticDocument(json, buildOpenApi(tools, base, dashboard.routes))],
     ['/.well-known/api-catalog', staticDocument('application/linkset+json', apiCatalog(base), { Link: apiCatalogLinkHeader(base) })],
     ['/.well-known/mcp.json', staticDocument(json, serverCard(tools, base))],
@@ -46,10 +58,7 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     ['/.well-known/mcp/catalog.json', staticDocument(json, mcpCatalog(base), { 'Access-Control-Allow-Origin': '*' })],
     ['/server.json', staticDocument(json, registryServerJson())],
   ];
-  for (const [path, handler] of documents) {
-    app.get(path, handler);
-    app.head(path, handler);
-  }
+  app.use(documentsByPath(documents));
   // The dashboard's pages come first: `/` serves its HTML to a browser, the JSON index below to API clients.
   app.use(dashboard.router);
   app.get('/', (_req, res) =>
@@ -63,11 +72,11 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     }),
   );
 
-  app.use(healthRouter(deps));
-  app.use(mcpRouter(tools, deps));
-  app.use(dashboard.auth);
-  app.use(restRouter(tools, deps));
-  app.use(shareRouter(deps));
+  // Each router runs only for its own part of the URL space (gate.ts): express would otherwise try
+  // every route of every router on the way to a request's own.
+  app.use(under('/health', healthRouter(deps)));
+  app.use(under('/api/mcp', mcpRouter(tools, deps)));
+  app.use(under('/share', shareRouter(deps)));
   for (const r of opts.extraRouters ?? []) app.use(r);
   app.use(bodyErrorHandler);
   app.use((req: Request, res: Response) => {
@@ -78,5 +87,11 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     console.error(err);
     res.status(500).json({ error: 'internal error; the server log has details' });
   });
-  return app;
+  const rest = restHandler(tools, deps, base);
+  return Object.assign(
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (!rest(req, res)) app(req, res);
+    },
+    { close: dashboard.stop },
+  );
 }

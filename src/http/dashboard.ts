@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AppDeps } from '../context.js';
 import { packageRoot } from '../paths.js';
+import { outside, under } from './gate.js';
 import { sessionCookieAuth } from './sessionAuth.js';
 import { settingsRouter } from './settings/router.js';
 import { SETTINGS_ROUTES } from './settings/routes.js';
@@ -44,8 +45,6 @@ function securityHeaders(res: Response): void {
 }
 
 export interface Dashboard {
-  /** Accepts the session cookie (origin-checked) on /api/v1; mount before the REST routes. */
-  auth: Router;
   /** The settings API, the client's files and its pages. */
   router: Router;
   /** The settings routes, for the OpenAPI document. */
@@ -58,12 +57,10 @@ export interface Dashboard {
 export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
   const syncRuns = new SyncRuns(deps);
   const routes = SETTINGS_ROUTES;
-  const auth = express.Router();
-  auth.use('/api/v1', sessionCookieAuth(deps, baseUrl));
-
   const router = express.Router();
-  router.use('/api/v1/settings', sessionCookieAuth(deps, baseUrl));
-  router.use(settingsRouter(routes, deps, baseUrl, syncRuns));
+  // Each part runs only for its own paths (gate.ts), so an API request is not matched against them.
+  const settings = express.Router().use(sessionCookieAuth(deps, baseUrl), settingsRouter(routes, deps, baseUrl, syncRuns));
+  router.use(under('/api/v1/settings', settings));
   router.use(
     '/assets',
     (_req: Request, res: Response, next: NextFunction) => {
@@ -84,6 +81,8 @@ export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
     if (shell === null) return void res.status(503).type('text/plain').send('The dashboard is not built: run `npm run build` (or `npm ci`) in the chess-footprint folder.');
     res.type('html').send(shell);
   };
-  for (const path of PAGES) router.get(path, page);
-  return { auth, router, routes, stop: () => syncRuns.stop() };
+  const pages = express.Router();
+  for (const path of PAGES) pages.get(path, page);
+  router.use(outside('/api', pages));
+  return { router, routes, stop: () => syncRuns.stop() };
 }

@@ -34,7 +34,7 @@ export async function listen(
     server,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const stop of (handler?.locals.onClose ?? []) as Array<() => void>) stop();
+        handler?.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

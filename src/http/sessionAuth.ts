@@ -1,11 +1,17 @@
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { SESSION_COOKIE, SESSION_TTL_MS, verifySession, type SessionUser } from '../auth/sessions.js';
 import type { AppDeps } from '../context.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The scheme the client used, as express's req.protocol gives it (no proxy is trusted). */
+export function requestProtocol(req: IncomingMessage): 'http' | 'https' {
+  return (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+}
+
 /** The value of one cookie from the Cookie header (no parser dependency for one name). */
-export function readCookie(req: Request, name: string): string | undefined {
+export function readCookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
@@ -20,14 +26,14 @@ export function readCookie(req: Request, name: string): string | undefined {
  * configured base URL or the Host the browser addressed). A state-changing request must carry one;
  * a read without one is refused only when Fetch Metadata says it came from another site.
  */
-export function sameOrigin(req: Request, baseUrl: string): boolean {
+export function sameOrigin(req: IncomingMessage, baseUrl: string): boolean {
   const origin = req.headers.origin;
   if (origin !== undefined) {
     const own = new Set([new URL(baseUrl).origin]);
-    if (req.headers.host) own.add(`${req.protocol}://${req.headers.host}`);
+    if (req.headers.host) own.add(`${requestProtocol(req)}://${req.headers.host}`);
     return own.has(origin);
   }
-  if (!SAFE_METHODS.has(req.method)) return false;
+  if (!SAFE_METHODS.has(req.method ?? '')) return false;
   const site = req.headers['sec-fetch-site'];
   return site === undefined || site === 'same-origin' || site === 'none';
 }
@@ -36,18 +42,24 @@ export const crossOriginMessage =
   'the session cookie is accepted only from the dashboard’s own pages (Origin check); other clients send Authorization: Bearer cfp_…';
 
 /**
- * Express middleware for routes that accept the dashboard session: when the request has no
- * Authorization header but a session cookie, it checks the origin and puts the session's owner in
- * `res.locals.session`. A bearer token, when given, always wins and is checked by the route itself.
+ * The dashboard session a request acts with: when it has no Authorization header but a session
+ * cookie, the origin is checked ('cross-origin' when it fails) and the session verified. Null when
+ * there is none: a bearer token, when given, always wins and is checked by the route itself.
  */
+export function requestSession(req: IncomingMessage, deps: AppDeps, baseUrl: string): SessionUser | null | 'cross-origin' {
+  if (req.headers.authorization !== undefined) return null;
+  const value = readCookie(req, SESSION_COOKIE);
+  if (value === undefined) return null;
+  if (!sameOrigin(req, baseUrl)) return 'cross-origin';
+  return verifySession(deps.store, deps.clock, value);
+}
+
+/** Express middleware for routes that accept the dashboard session: its owner goes in `res.locals.session`. */
 export function sessionCookieAuth(deps: AppDeps, baseUrl: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.headers.authorization !== undefined) return next();
-    const value = readCookie(req, SESSION_COOKIE);
-    if (value === undefined) return next();
-    if (!sameOrigin(req, baseUrl)) return void res.status(403).json({ error: crossOriginMessage });
-    const session = verifySession(deps.store, deps.clock, value);
-    if (session) res.locals.session = session satisfies SessionUser;
+    const session = requestSession(req, deps, baseUrl);
+    if (session === 'cross-origin') return void res.status(403).json({ error: crossOriginMessage });
+    if (session) res.locals.session = session;
     next();
   };
 }

@@ -131,7 +131,7 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     for (const path of ['/openapi.json', '/.well-known/mcp.json']) await vsBare(`${path}, Accept-Encoding: gzip`, () => path, 80, { headers: { 'accept-encoding': 'gzip, deflate' } });
     rows.push([
       label,
-      'bare express route (the baseline of each row above, in its own rounds)',
+      'bare express route (a one-route express app in the server process, not behind its routers: the baseline of each row above, in its own rounds)',
       `${Math.round(Math.min(...bares))}–${Math.round(Math.max(...bares))} req/s`,
       '-',
       '-',
