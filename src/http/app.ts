@@ -9,6 +9,7 @@ import { mcpCatalog, registryServerJson, SERVER_CARD_MEDIA_TYPE, serverCardV2 } 
 import { buildOpenApi } from './openapi.js';
 import { bodyErrorHandler, restHandler } from './rest.js';
 import { documentsByPath, staticDocument, type DocumentHandler } from './staticDocument.js';
+import { requestTarget } from './front.js';
 import { under } from './gate.js';
 import { shareRouter } from './sharePage.js';
 import { createDashboard } from './dashboard.js';
@@ -28,9 +29,10 @@ export interface HttpApp {
 }
 
 /**
- * The whole HTTP surface, derived from the tool list: the REST facade (rest.ts, on node:http) takes
- * the tool routes; the express app everything else: discovery documents, the dashboard and its
- * settings API, MCP, health, the share page, and the 404 for any other path.
+ * The whole HTTP surface, derived from the tool list. The discovery documents (staticDocument.ts)
+ * and the tool routes (rest.ts) answer on node:http in front; the express app takes everything
+ * else: the dashboard and its settings API, MCP, health, the share page, and the 404 for any other
+ * path. Express's per-request machinery cost more than a read's own work (rest.ts has the figures).
  */
 export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: HttpOptions): HttpApp {
   const app = express();
@@ -58,7 +60,6 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     ['/.well-known/mcp/catalog.json', staticDocument(json, mcpCatalog(base), { 'Access-Control-Allow-Origin': '*' })],
     ['/server.json', staticDocument(json, registryServerJson())],
   ];
-  app.use(documentsByPath(documents));
   // The dashboard's pages come first: `/` serves its HTML to a browser, the JSON index below to API clients.
   app.use(dashboard.router);
   app.get('/', (_req, res) =>
@@ -87,10 +88,12 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     console.error(err);
     res.status(500).json({ error: 'internal error; the server log has details' });
   });
-  const rest = restHandler(tools, deps, base);
+  // In front of the app, on node:http: the documents' bytes and the tool routes (see rest.ts for why).
+  const front = [documentsByPath(documents), restHandler(tools, deps, base)];
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse) => {
-      if (!rest(req, res)) app(req, res);
+      const target = requestTarget(req.url ?? '/');
+      if (!front.some((handler) => handler(req, res, target))) app(req, res);
     },
     { close: dashboard.stop },
   );

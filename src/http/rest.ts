@@ -6,6 +6,7 @@ import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
 import { invokeTool, type Outcome } from '../facade/invoke.js';
 import { isKeptResult } from '../services/ownerMemo.js';
+import type { FrontHandler } from './front.js';
 import { restRoute, type RestRoute } from './restRoute.js';
 import { crossOriginMessage, requestProtocol, requestSession } from './sessionAuth.js';
 
@@ -92,13 +93,6 @@ export function bodyErrorHandler(err: unknown, _req: Request, res: Response, nex
   next(err);
 }
 
-/** The path and query of a request target, also in absolute form (RFC 9112 section 3.2.2). */
-function target(url: string): { path: string; query: string } {
-  const start = url.startsWith('/') ? 0 : (/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i.exec(url)?.[0].length ?? 0);
-  const q = url.indexOf('?', start);
-  return q < 0 ? { path: url.slice(start) || '/', query: '' } : { path: url.slice(start, q) || '/', query: url.slice(q + 1) };
-}
-
 /** Percent-decoded path parameters (as express decodes them), or null when one is not valid UTF-8 percent-encoding. */
 function decodeParams(raw: readonly string[]): string[] | null {
   try {
@@ -107,8 +101,6 @@ function decodeParams(raw: readonly string[]): string[] | null {
     return null;
   }
 }
-
-export type RestHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * The REST facade: one route per tool, derived from the registry alone, answered on node:http
@@ -121,7 +113,7 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse) => boolean
  * (issue 13). Semantics are express's: case-insensitive paths, one trailing slash, HEAD for GET,
  * `querystring` parsing (the app's "simple" parser), percent-decoded parameters, body-parser's JSON.
  */
-export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: string): RestHandler {
+export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: string): FrontHandler {
   const byMethod = new Map<string, RestRoute[]>();
   for (const tool of tools) {
     if (!tool.rest.path.startsWith(`${REST_PREFIX}/`)) throw new Error(`${tool.name}: its REST path ${tool.rest.path} is not under ${REST_PREFIX}`);
@@ -189,8 +181,7 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
     return true;
   };
 
-  return (req, res) => {
-    const { path, query } = target(req.url ?? '/');
+  return (req, res, { path, query }) => {
     if (!path.toLowerCase().startsWith(REST_PREFIX)) return false;
     if (PERSONAL_PREFIX.test(path)) res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'OPTIONS') return answerOptions(path, res);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FrontHandler } from './front.js';
 
 /** One encoding of a document: its bytes, the strong ETag of those bytes, and the headers of a 200 and of a 304. */
 interface Representation {
@@ -15,7 +16,34 @@ function representation(body: Buffer, headers: Record<string, string>): Represen
   return { body, etag, headers: { ...headers, ETag: etag, 'Content-Length': String(body.length) }, notModified: { ...headers, ETag: etag } };
 }
 
-export type DocumentHandler = (req: Request, res: Response) => void;
+export type DocumentHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The q-value of each content coding an Accept-Encoding header lists (RFC 9110 section 12.5.3), lower-cased. */
+function codingWeights(header: string): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [coding, ...params] = part.split(';');
+    const name = coding.trim().toLowerCase();
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)).find(Boolean);
+    weights.set(name, q ? Number(q[1]) : 1);
+  }
+  return weights;
+}
+
+/**
+ * Whether the gzip copy is the one to send (RFC 9110 section 12.5.3): gzip must be acceptable
+ * (named, or covered by `*`, with a q-value above 0) and weigh no less than identity, which is
+ * acceptable unless `identity;q=0` or `*;q=0` (without an `identity` entry) excludes it. No header
+ * means identity (what the bench and plain HTTP/1.1 clients send).
+ */
+export function prefersGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  const weights = codingWeights(header);
+  const gzip = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*') ?? 0;
+  const identity = weights.get('identity') ?? weights.get('*') ?? 1;
+  return gzip > 0 && gzip >= identity;
+}
 
 /**
  * A document that never changes while the process runs (the discovery set is a pure function of the
@@ -35,16 +63,13 @@ export function staticDocument(contentType: string, content: string | object, he
   const compressed = gzipSync(body, { level: 9 });
   // A short document can come out longer compressed; it is then only ever sent as it is.
   const gzip = compressed.length < body.length ? representation(compressed, { ...common, 'Content-Encoding': 'gzip' }) : null;
-  return (req: Request, res: Response) => {
-    // No Accept-Encoding means identity (what the bench and plain HTTP/1.1 clients send).
-    const chosen = gzip && req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip' ? gzip : identity;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chosen = gzip && prefersGzip(req.headers['accept-encoding']) ? gzip : identity;
     const held = req.headers['if-none-match'];
     if (held && held.split(',').some((t) => t.trim() === chosen.etag || t.trim() === `W/${chosen.etag}` || t.trim() === '*')) {
       res.writeHead(304, chosen.notModified).end();
       return;
     }
-    // Node's writeHead with headers worked out at start, not express's res.set, which parses the
-    // Content-Type again on every answer.
     res.writeHead(200, chosen.headers);
     if (req.method === 'HEAD') res.end();
     else res.end(chosen.body);
@@ -52,17 +77,16 @@ export function staticDocument(contentType: string, content: string | object, he
 }
 
 /**
- * The discovery documents as one middleware, found by path in a map: as a GET and a HEAD route each,
- * they were 20 layers that every other request went through first. Paths match as express routes
- * do, ignoring case and one trailing slash.
+ * The discovery documents, found by path in a map ahead of the express app (app.ts): their bytes
+ * are ready, and express's per-request machinery would cost more than writing them. Paths match as
+ * express routes do, ignoring case and one trailing slash; other methods go on to the app (a 404).
  */
-export function documentsByPath(documents: ReadonlyArray<readonly [string, DocumentHandler]>) {
+export function documentsByPath(documents: ReadonlyArray<readonly [string, DocumentHandler]>): FrontHandler {
   const byPath = new Map(documents.map(([path, handler]) => [path.toLowerCase(), handler]));
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-    const handler = byPath.get(path.toLowerCase());
-    if (handler) handler(req, res);
-    else next();
+  return (req, res, { path }) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const handler = byPath.get((path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase());
+    handler?.(req, res);
+    return handler !== undefined;
   };
 }

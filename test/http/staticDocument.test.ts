@@ -3,7 +3,9 @@ import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { staticDocument } from '../../src/http/staticDocument.js';
+import { createServer } from 'node:http';
+import { requestTarget } from '../../src/http/front.js';
+import { documentsByPath, prefersGzip, staticDocument } from '../../src/http/staticDocument.js';
 
 // A document long and repetitive enough to compress, and one too short to gain from it.
 const long = { paths: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`/api/v1/item/${i}`, { get: { summary: `Item ${i}`, responses: { 200: { description: 'OK' } } } }])) };
@@ -100,5 +102,48 @@ describe('staticDocument', () => {
     const r = await get('/short', { 'accept-encoding': 'gzip' });
     expect(r.headers['content-encoding']).toBeUndefined();
     expect(r.body.toString()).toBe('ok');
+  });
+});
+
+describe('prefersGzip (RFC 9110 section 12.5.3)', () => {
+  test('gzip must be acceptable and weigh no less than identity', () => {
+    expect(prefersGzip(undefined)).toBe(false);
+    expect(prefersGzip('')).toBe(false);
+    expect(prefersGzip('GZIP')).toBe(true); // codings are case-insensitive
+    expect(prefersGzip('x-gzip')).toBe(true); // section 8.4.1.3: x-gzip is gzip
+    expect(prefersGzip('identity;q=0, gzip;q=0.1')).toBe(true);
+    expect(prefersGzip('gzip;q=0.9, *;q=1')).toBe(false); // identity falls under * at 1
+    expect(prefersGzip('*;q=0, identity')).toBe(false);
+    expect(prefersGzip('deflate, *;q=0.5')).toBe(true); // gzip and identity both under * at 0.5
+  });
+});
+
+describe('documentsByPath', () => {
+  test('finds a document as express would route it (case, one trailing slash), GET and HEAD only', async () => {
+    const front = documentsByPath([['/doc.md', staticDocument('text/markdown; charset=utf-8', 'hello')]]);
+    const server = createServer((req, res) => {
+      if (!front(req, res, requestTarget(req.url ?? '/'))) res.writeHead(404).end('next');
+    });
+    server.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const at = (server.address() as AddressInfo).port;
+    const ask = (path: string, method = 'GET') =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        request({ host: '127.0.0.1', port: at, path, method }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      for (const path of ['/doc.md', '/DOC.md', '/doc.md/', '/doc.md?x=1']) expect(await ask(path), path).toEqual({ status: 200, body: 'hello' });
+      expect(await ask('/doc.md', 'HEAD')).toEqual({ status: 200, body: '' });
+      expect(await ask('/doc.md', 'POST')).toEqual({ status: 404, body: 'next' });
+      expect(await ask('/doc.md//')).toEqual({ status: 404, body: 'next' });
+    } finally {
+      server.close();
+    }
   });
 });
