@@ -6,6 +6,10 @@ export interface LoadResult {
   p50: number;
   p99: number;
   failures: number;
+  /** The server's CPU time per request, µs (all its threads), when the options say how to read it. */
+  serverUsPerRequest: number;
+  /** This process's (the load generator's) CPU time over the wall time: near 1, it is what bounds the rate. */
+  clientBusy: number;
 }
 
 interface LoadOptions {
@@ -14,12 +18,16 @@ interface LoadOptions {
   token?: string;
   /** Request headers besides host and authorization (Accept-Encoding for a compressed document). */
   headers?: Record<string, string>;
+  /** The server process's CPU time so far, ns (read before and after each burst, outside its timing). */
+  serverCpuNs?: () => number;
 }
 
 interface Burst {
   latencies: number[];
   seconds: number;
   failures: number;
+  serverNs: number;
+  clientUs: number;
 }
 
 /**
@@ -77,15 +85,27 @@ async function burst(base: string, path: () => string, opts: LoadOptions): Promi
         next();
       });
     });
+  const serverBefore = opts.serverCpuNs?.() ?? 0;
+  const clientBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(Array.from({ length: opts.concurrency }, connection));
-  return { latencies, seconds: (performance.now() - started) / 1000, failures };
+  const seconds = (performance.now() - started) / 1000;
+  const client = process.cpuUsage(clientBefore);
+  return { latencies, seconds, failures, serverNs: (opts.serverCpuNs?.() ?? 0) - serverBefore, clientUs: client.user + client.system };
 }
 
 function result(bursts: readonly Burst[]): LoadResult {
   const latencies = bursts.flatMap((b) => b.latencies).sort((a, b) => a - b);
-  const seconds = bursts.reduce((s, b) => s + b.seconds, 0);
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: bursts.reduce((s, b) => s + b.failures, 0) };
+  const sum = (f: (b: Burst) => number) => bursts.reduce((s, b) => s + f(b), 0);
+  const seconds = sum((b) => b.seconds);
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures: sum((b) => b.failures),
+    serverUsPerRequest: sum((b) => b.serverNs) / 1000 / latencies.length,
+    clientBusy: sum((b) => b.clientUs) / 1e6 / seconds,
+  };
 }
 
 export async function load(base: string, path: () => string, opts: LoadOptions): Promise<LoadResult> {
