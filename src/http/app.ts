@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { AnyTool } from '../../tools/defineTool.js';
 import type { AppDeps } from '../context.js';
 import { mcpRouter } from '../mcp/http.js';
@@ -17,8 +17,6 @@ import { createDashboard } from './dashboard.js';
 export interface HttpOptions {
   /** Absolute base used in discovery documents and links, e.g. http://127.0.0.1:3000 */
   baseUrl: string;
-  /** Extra routers mounted before the 404 handler (the report share page, …). */
-  extraRouters?: Router[];
 }
 
 /** The whole HTTP surface as one node:http request listener. */
@@ -78,7 +76,6 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.use(under('/health', healthRouter(deps)));
   app.use(under('/api/mcp', mcpRouter(tools, deps)));
   app.use(under('/share', shareRouter(deps)));
-  for (const r of opts.extraRouters ?? []) app.use(r);
   app.use(bodyErrorHandler);
   app.use((req: Request, res: Response) => {
     res.status(404).json({ error: `no endpoint ${req.method} ${req.path}; see ${base}/openapi.json` });
