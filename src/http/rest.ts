@@ -109,7 +109,7 @@ function decodeParams(raw: readonly string[]): string[] | null {
  * Why not express routes: express 5's per-request machinery (the request and response prototypes it
  * swaps in, its router) cost more than all of a read's own work. On this project's 2-core bench a
  * one-route express app answered 9,000 requests/s and the same route on node:http 23,000–46,000, and
- * `get_game` through the app ran at 58% of that bare express route against 111–134% dispatched here
+ * `get_game` through the app ran at 58% of that bare express route against 113–142% dispatched here
  * (issue 13). Semantics are express's: case-insensitive paths, one trailing slash, HEAD for GET,
  * `querystring` parsing (the app's "simple" parser), percent-decoded parameters, body-parser's JSON.
  */
