@@ -71,7 +71,13 @@ function pin(pid: number, cores: string): boolean {
  */
 function cpuNs(pid: number): number {
   let total = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read: the server's own threads live as long as it.
+    }
+  }
   return total;
 }
 
