@@ -1,7 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-
-/** `prefix` itself or any path below it, ignoring case as express's own matching does. */
-const pathsUnder = (prefix: string) => new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`, 'i');
+import { pathsUnder } from './pathMatch.js';
 
 /**
  * Runs `handler` (a router) only for requests whose path is `prefix` or lies under it, and passes

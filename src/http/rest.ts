@@ -7,14 +7,16 @@ import type { AppDeps } from '../context.js';
 import { invokeTool, type Outcome } from '../facade/invoke.js';
 import { isKeptResult } from '../services/ownerMemo.js';
 import type { FrontHandler } from './front.js';
+import { pathsUnder } from './pathMatch.js';
 import { restRoute, type RestRoute } from './restRoute.js';
 import { crossOriginMessage, requestProtocol, requestSession } from './sessionAuth.js';
 
 /** Every tool's REST path lies under this prefix (spec section 9). */
 export const REST_PREFIX = '/api/v1';
 
+const REST_PATHS = pathsUnder(REST_PREFIX);
 /** Personal answers (and their errors) must never be kept by a browser or a shared cache. */
-const PERSONAL_PREFIX = /^\/api\/v1\/me(?:\/|$)/i;
+const PERSONAL_PATHS = pathsUnder(`${REST_PREFIX}/me`);
 
 /** Bounded JSON envelope: a 100,000-character PGN plus escaping fits; more is refused with 413. */
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
@@ -69,7 +71,7 @@ export function refuseDeclaredOversize(req: Request, res: Response, next: NextFu
   error(res, 413, OVERSIZE, { Connection: 'close' });
 }
 
-/** Express middleware for the other personal surfaces (MCP): see PERSONAL_PREFIX. */
+/** Express middleware for the other personal surfaces (MCP): see PERSONAL_PATHS. */
 export function noStore(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Cache-Control', 'no-store');
   next();
@@ -182,8 +184,8 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
   };
 
   return (req, res, { path, query }) => {
-    if (!path.toLowerCase().startsWith(REST_PREFIX)) return false;
-    if (PERSONAL_PREFIX.test(path)) res.setHeader('Cache-Control', 'no-store');
+    if (!REST_PATHS.test(path)) return false;
+    if (PERSONAL_PATHS.test(path)) res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'OPTIONS') return answerOptions(path, res);
     for (const route of byMethod.get(req.method === 'HEAD' ? 'GET' : (req.method ?? '')) ?? []) {
       const params = route.match(path);

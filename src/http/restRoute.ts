@@ -1,5 +1,6 @@
 import { pathParams, type AnyTool } from '../../tools/defineTool.js';
 import { inputJsonSchema, scalarType } from '../facade/jsonSchema.js';
+import { routePattern } from './pathMatch.js';
 
 /** One tool's REST route, worked out once from the registry when the server starts. */
 export interface RestRoute {
@@ -10,23 +11,6 @@ export interface RestRoute {
   match(path: string): string[] | null;
   /** The query's fields converted to the types the tool declares, or a message naming what is wrong. */
   coerceQuery(query: Record<string, unknown>): Record<string, unknown> | string;
-}
-
-/** `/api/v1/me/games/{id}` → `/api/v1/me/games/:id` (express 5 syntax). */
-export function expressPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
-}
-
-/**
- * A path pattern matched as express matches a route: a parameter is one non-empty segment, case is
- * ignored, and one trailing slash is allowed (express 5's defaults, path-to-regexp 8).
- */
-function pathPattern(path: string): RegExp {
-  const source = path
-    .split(/\{\w+\}/)
-    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('([^/]+)');
-  return new RegExp(`^${source}/?$`, 'i');
 }
 
 /**
@@ -59,7 +43,7 @@ function queryCoercer(tool: AnyTool): RestRoute['coerceQuery'] {
 }
 
 export function restRoute(tool: AnyTool): RestRoute {
-  const pattern = pathPattern(tool.rest.path);
+  const pattern = routePattern(tool.rest.path);
   return {
     tool,
     params: pathParams(tool.rest.path),

@@ -4,7 +4,7 @@ import { bearerToken, verifyToken } from '../../auth/tokens.js';
 import type { AppDeps } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
 import { describeIssues } from '../../facade/invoke.js';
-import { expressPath } from '../restRoute.js';
+import { expressPath } from '../pathMatch.js';
 import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
 import type { SettingsCtx, SettingsRoute } from './route.js';
 import type { SyncRuns } from './syncRuns.js';
