@@ -49,26 +49,27 @@ function error(res: ServerResponse, status: number, message: string, headers: Re
   send(res, { status, body: { error: message }, headers });
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether a request comes with a body (a non-zero Content-Length or a chunked one). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** A declared Content-Length over the limit, refused before a byte is read. */
-function declaresOversize(req: IncomingMessage): boolean {
+/**
+ * A declared Content-Length over the limit is refused (true) before a byte is read, and the
+ * connection is dropped rather than drained: a client that declares 10 MB and sends nothing is not
+ * waited for.
+ */
+function refusedOversize(req: IncomingMessage, res: ServerResponse): boolean {
   const declared = req.headers['content-length'];
-  return declared !== undefined && Number(declared) > JSON_BODY_LIMIT_BYTES;
+  if (declared === undefined || !(Number(declared) > JSON_BODY_LIMIT_BYTES)) return false;
+  error(res, 413, `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { Connection: 'close' });
+  return true;
 }
 
-const OVERSIZE = `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`;
-
-/**
- * A declared Content-Length over the limit is refused before a byte is read, and the connection is
- * dropped rather than drained: a client that declares 10 MB and sends nothing is not waited for.
- */
+/** `refusedOversize` as express middleware (MCP). */
 export function refuseDeclaredOversize(req: Request, res: Response, next: NextFunction): void {
-  if (!declaresOversize(req)) return next();
-  error(res, 413, OVERSIZE, { Connection: 'close' });
+  if (!refusedOversize(req, res)) next();
 }
 
 /** Express middleware for the other personal surfaces (MCP): see PERSONAL_PATHS. */
@@ -138,7 +139,7 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
       return error(res, 415, 'Content-Type must be application/json');
     }
     if (!isPost && hasBody(req)) return error(res, 400, `${tool.rest.method} takes no request body`);
-    if (declaresOversize(req)) return error(res, 413, OVERSIZE, { Connection: 'close' });
+    if (refusedOversize(req, res)) return;
     const fields = parseQuery(query);
     let input: Record<string, unknown>;
     if (isPost) {

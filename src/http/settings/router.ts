@@ -5,6 +5,7 @@ import type { AppDeps } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
 import { describeIssues } from '../../facade/invoke.js';
 import { expressPath } from '../pathMatch.js';
+import { hasBody } from '../rest.js';
 import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
 import type { SettingsCtx, SettingsRoute } from './route.js';
 import type { SyncRuns } from './syncRuns.js';
@@ -14,11 +15,6 @@ const SETTINGS_BODY_LIMIT = '16kb';
 
 function fail(res: Response, status: number, message: string, headers: Record<string, string> = {}): void {
   res.status(status).set(headers).json({ error: message });
-}
-
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /**
