@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type * as T from '../src/chess/engineOutput.js';
-import { ENGINE_KINDS, TERMINALS } from '../src/chess/engineOutput.js';
+import { ENGINE_KINDS, REVIEW_SOURCES, TERMINALS } from '../src/chess/engineOutput.js';
+import { JUDGMENTS } from '../src/chess/judgments.js';
 import { declaredAs } from './declared.js';
 
 /**
@@ -47,9 +48,20 @@ export const EngineIdentity = declaredAs<T.EngineIdentity>()(
     .describe('The engine that made a review; reviews made with another build stay valid and carry their own'),
 );
 
+export const SourceReview = declaredAs<T.SourceReview>()(
+  z
+    .object({
+      name: z.enum(REVIEW_SOURCES),
+      gameId: z.string(),
+      judgments: z.array(z.enum(JUDGMENTS).nullable()).describe("The source's own judgment of each ply, as published"),
+    })
+    .describe("A source's own review of the game (lichess's server analysis), stored in place of an engine run"),
+);
+
 export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
   z.object({
     engine: EngineIdentity,
+    source: SourceReview.optional(),
     budget: z.object({ nodesPerPosition: z.number().int(), multiPv: z.number().int() }),
     startFen: z.string(),
     movesUci: z.array(z.string()),

@@ -1,3 +1,5 @@
+import type { Judgment } from './judgments.js';
+
 /**
  * What a review stores: the raw engine output per position, nothing derived. The engine
  * (src/engine) produces these; the chess rules read them; schemas/engine.ts validates them when
@@ -52,8 +54,26 @@ export interface EngineIdentity {
   network?: string | null;
 }
 
+/** The sources whose own review of a game the service stores in place of an engine run. */
+export const REVIEW_SOURCES = ['lichess'] as const;
+export type ReviewSource = (typeof REVIEW_SOURCES)[number];
+
+/**
+ * A review a source made (lichess's server analysis, imported at sync time; src/sources/lichess/review.ts):
+ * its own judgments, one per ply (null: not judged), taken as published rather than recomputed, since which
+ * moves lichess leaves unjudged (its engine's first choice) cannot be read from the evaluations alone.
+ */
+export interface SourceReview {
+  name: ReviewSource;
+  /** The source's id of the game the analysis belongs to. */
+  gameId: string;
+  judgments: Array<Judgment | null>;
+}
+
 export interface StoredAnalysis {
   engine: EngineIdentity;
+  /** Present when the review is a source's own (no engine of ours ran); absent on engine reviews. */
+  source?: SourceReview;
   budget: { nodesPerPosition: number; multiPv: number };
   startFen: string;
   movesUci: string[];

@@ -118,7 +118,8 @@ export function momentOf(p: AnalysedPly, source: MomentSource, analysis: StoredA
       ` (${x.centipawnLoss} centipawns lost${x.capApplied ? ', clamped at ±500' : ''}; win chance ${Math.round(p.winPercentBefore ?? 0)}% → ${Math.round(p.winPercentAfter ?? 0)}%).` +
       (x.bestMove && !x.isBestMove ? ` The engine preferred ${x.bestMove.san}.` : '');
   const engineDescription =
-    `${engineName}, depth ${before?.depth ?? 0}: first choice ${x.bestMove?.san ?? 'none'} (${fmt(x.evalBefore)} for the side to move)` +
+    // A source's review (lichess's) publishes no depth.
+    `${engineName}${analysis.source ? '' : `, depth ${before?.depth ?? 0}`}: first choice ${x.bestMove?.san ?? 'none'} (${fmt(x.evalBefore)} for the side to move)` +
     (refutation ? `; after ${x.playedMove.san} the best reply is ${refutation.line[0] ?? 'none'} (${fmt(refutation.eval)} for the opponent).` : '.');
   const toMove = x.colour === 'white' ? 'White' : 'Black';
   const trainingQuestion = !x.bestMove
@@ -136,6 +137,7 @@ export function momentOf(p: AnalysedPly, source: MomentSource, analysis: StoredA
     source,
     severity: severityOf(p),
     classification: x.classification,
+    judgment: x.judgment,
     evalSwingCentipawns: p.swingCentipawns,
     centipawnLoss: x.centipawnLoss,
     evalBefore: x.evalBefore,

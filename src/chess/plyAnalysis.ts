@@ -8,7 +8,9 @@ import { isBookPosition } from './openings.js';
 import { gamePhases } from './phase.js';
 import { boardAt, moveRef, playUci, replayLine, uciOf, viewBoard } from './replay.js';
 import { analysisJudgments } from './reviewAccuracy.js';
-import type { Colour, ConceptTag, Ply } from './types.js';
+import type { Colour, ConceptTag, Ply, PlyJudgment } from './types.js';
+
+const JUDGMENT_NAME: Record<Judgment, PlyJudgment> = { Inaccuracy: 'inaccuracy', Mistake: 'mistake', Blunder: 'blunder' };
 
 export interface PlyContext extends PlyOwner {
   /**
@@ -58,7 +60,8 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
     board = boardAt(fenAfter);
     return { move: { san: uci, uci }, legal: false, detail: null, fenBefore, fenAfter, best, isBest: !!best?.legal && best.move.uci === uci };
   });
-  const judgments = analysisJudgments(analysis, (i) => replayed[i].isBest);
+  // A source's own review carries its published judgments; an engine review is judged by lichess's rules.
+  const judgments = analysis.source?.judgments ?? analysisJudgments(analysis, (i) => replayed[i].isBest);
   const phases = gamePhases(fens);
   const out: AnalysedPly[] = [];
   let stillBook = true;
@@ -93,7 +96,7 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
     const winAfter = evalAfter ? winPercent(flip(evalAfter)) : null;
     const prevPrevEval = i >= 1 ? positionEval(analysis.positions[i - 1]) : null;
     stillBook = stillBook && legal && isBookPosition(fenAfter);
-    const judgment = judgments[i];
+    const judgment = judgments[i] ?? null;
     const classification = classify({
       book: stillBook,
       isBest: isBestMove,
@@ -146,6 +149,8 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       capApplied: loss?.capApplied ?? false,
       lossReconciles: loss?.lossReconciles ?? false,
       classification,
+      // classify() never judges the engine's first choice; the field says the same.
+      judgment: judgment && !isBestMove ? JUDGMENT_NAME[judgment] : null,
       principalVariation: pv.san,
       principalVariationUci: pv.uci,
       principalVariationTruncated: pv.truncated,

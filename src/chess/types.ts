@@ -11,6 +11,13 @@ export type Colour = (typeof COLOURS)[number];
 export const CLASSIFICATIONS = ['book', 'brilliant', 'best', 'great', 'good', 'inaccuracy', 'mistake', 'miss', 'blunder'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
 
+/**
+ * lichess's judgment of a move (lila Advice.scala; src/chess/judgments.ts), carried beside the class so that
+ * `miss` (a mistake or blunder that let a chance go) never hides which of the two it was.
+ */
+export const PLY_JUDGMENTS = ['inaccuracy', 'mistake', 'blunder'] as const;
+export type PlyJudgment = (typeof PLY_JUDGMENTS)[number];
+
 /** Concept detector set v1 (src/chess/concepts.ts). */
 export const CONCEPT_IDS = [
   'hanging_piece',
@@ -86,6 +93,8 @@ export interface Ply {
   capApplied: boolean;
   lossReconciles: boolean;
   classification: Classification;
+  /** lichess's judgment of the move, null when it judges none (see PLY_JUDGMENTS). */
+  judgment: PlyJudgment | null;
   principalVariation: string[];
   principalVariationUci: string[];
   principalVariationTruncated: boolean;
@@ -119,6 +128,8 @@ export interface Moment {
   source: MomentSource;
   severity: Severity;
   classification: string | null;
+  /** lichess's judgment of the ply, as on the ply. */
+  judgment: PlyJudgment | null;
   evalSwingCentipawns: number;
   centipawnLoss: number | null;
   evalBefore: Evaluation | null;

@@ -47,9 +47,16 @@ export function nextStepFor(game: GameRow): string {
     : 'This game has no stored moves. Attach its PGN with attach_pgn, then call request_game_review, then call this tool again.';
 }
 
+/** provenance.source: who evaluated the moves. */
+const SOURCE_NOTES = {
+  engine: 'engine review by this service (stored engine output, derived once when the review completed)',
+  lichess:
+    "lichess's own server analysis of the game, imported from its export at sync time (lichess's evaluations, judgments and best lines; no engine ran here). It has one line per position, so it carries no `great` and no alternatives (onlyMoveMargin 0), and a best move only where lichess judged the move",
+} as const;
+
 export function provenance(a: ReviewedGame) {
   return {
-    source: 'engine review by this service (stored engine output, derived once when the review completed)',
+    source: SOURCE_NOTES[a.view.source ?? 'engine'],
     engineVersion: a.view.engine,
     depth: a.review.derivation.depth,
     analysedAt: a.review.reviewedAt,

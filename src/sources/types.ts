@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { games } from '../store/schema/games.js';
 import type { ParsedMainline } from '../chess/pgn.js';
+import type { StoredAnalysis } from '../chess/engineOutput.js';
 import { request, type SourceClientOptions } from './http.js';
 
 export { SourceHttpError, SourceRateLimited, SourceStalled, sourceFetch, type SourceClientOptions } from './http.js';
@@ -18,6 +19,8 @@ export type SourceGame = Omit<
 export interface SourceRecord {
   game: SourceGame;
   pgn: { text: string; parsed: ParsedMainline; clocksSeconds?: Array<number | null> } | null;
+  /** The source's own review of the game (lichess's server analysis), stored as its review with it; null or absent otherwise. */
+  review?: StoredAnalysis | null;
 }
 
 /** A record the source sent that is not stored, with the reason it is counted under. */

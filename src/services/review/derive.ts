@@ -8,19 +8,22 @@ import { buildPlies, type AnalysedPly } from '../../chess/plyAnalysis.js';
 import { analysisAccuracy } from '../../chess/reviewAccuracy.js';
 import { NO_OWNER } from '../../chess/ownerPly.js';
 import { buildView, type ReviewView } from './view.js';
-import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type Phase } from '../../chess/types.js';
+import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type Phase, type PlyJudgment } from '../../chess/types.js';
 
 /**
- * Bump when a rule that shapes a derivation changes (classification, moments, accuracy, depth):
+ * Bump when a rule that shapes a derivation changes (classification, moments, accuracy, depth), or a field is added
+ * (4: the per-ply lichess judgment beside the class):
  * stored derivations of an older version are recomputed from the stored engine output at start
  * and on read (src/services/review/records.ts). Deterministic: the same payload gives the same figures.
  */
-export const DERIVATION_VERSION = 3;
+export const DERIVATION_VERSION = 4;
 
 /** One ply of a derivation: everything about it that follows from the engine output alone. */
 export interface DerivedPly {
   colour: Colour;
   classification: Classification;
+  /** lichess's judgment beside the class (Ply.judgment): a miss keeps its severity. */
+  judgment: PlyJudgment | null;
   phase: Phase | null;
   concepts: ConceptId[];
   /**
@@ -115,6 +118,7 @@ function summarise(analysis: StoredAnalysis, view: ReviewView): ReviewDerivation
     plies: plies.map((p) => ({
       colour: p.ply.colour,
       classification: p.ply.classification,
+      judgment: p.ply.judgment,
       phase: p.ply.phase,
       concepts: [...new Set(p.ply.concepts.map((c) => c.id))],
       accuracy: p.winPercentBefore !== null && p.winPercentAfter !== null ? round2(moveAccuracy(p.winPercentBefore, p.winPercentAfter)) : null,

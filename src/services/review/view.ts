@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { engineLabel } from '../../engine/builds.js';
-import type { StoredAnalysis } from '../../chess/engineOutput.js';
+import type { ReviewSource, StoredAnalysis } from '../../chess/engineOutput.js';
 import { canBeMoment, momentOf } from '../../chess/moments.js';
 import type { AnalysedPly } from '../../chess/plyAnalysis.js';
 import type { Moment } from '../../chess/types.js';
@@ -25,6 +25,8 @@ export interface ReviewView {
   alternatives: boolean;
   /** The engine, build, network and budget that searched (src/engine/builds.ts engineLabel). */
   engine: string;
+  /** The source whose own review this is (lichess's server analysis), null for an engine review of ours. */
+  source: ReviewSource | null;
 }
 
 /** Builds the stored view from the owner-neutral plies, every line replayed. */
@@ -33,6 +35,7 @@ export function buildView(analysis: StoredAnalysis, plies: readonly AnalysedPly[
     plies: plies.map((p) => ({ ...p, moment: canBeMoment(p) ? momentOf(p, 'engine', analysis) : null })),
     alternatives: analysis.positions.some((p) => p.lines.length >= 2),
     engine: engineLabel(analysis.engine),
+    source: analysis.source?.name ?? null,
   };
 }
 

@@ -3,6 +3,7 @@ import { sha256 } from '../../chess/pgn.js';
 import type { SourceRecord } from '../../sources/types.js';
 import { connections, puzzleAttempts, ratingPoints } from '../../store/schema/index.js';
 import { insertGames, movesColumns, type NewGame } from '../gameWriter.js';
+import { storeSourceReview } from '../review/sourceReviews.js';
 import type { SourceSyncContext } from './types.js';
 import type { ConnectionDetails } from '../../../schemas/profile.js';
 
@@ -38,7 +39,15 @@ function setCursor(sc: SourceSyncContext, cursor: object): void {
  */
 export function storeBatch(sc: SourceSyncContext, records: SourceRecord[], cursor: object): void {
   const batch = records.map((r) => ({ game: rowOf(sc.userId, r), pgnText: r.pgn?.text }));
-  const { inserted, skipped } = insertGames(sc.deps.store, sc.deps.clock, batch, () => setCursor(sc, cursor));
+  const now = sc.deps.clock.now().toISOString();
+  const { inserted, skipped } = insertGames(sc.deps.store, sc.deps.clock, batch, () => {
+    setCursor(sc, cursor);
+    // The source's own reviews (lichess's analysis) commit with their games.
+    records.forEach((r, i) => {
+      const key = batch[i].game.movesKey;
+      if (r.review && key) storeSourceReview(sc.deps.store, sc.userId, key, r.review, now);
+    });
+  });
   sc.summary.stored += inserted;
   if (skipped) sc.summary.skipped.duplicate = (sc.summary.skipped.duplicate ?? 0) + skipped;
 }

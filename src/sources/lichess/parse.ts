@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { JUDGMENTS } from '../../chess/judgments.js';
 import { parsePgnMainline, PgnError } from '../../chess/pgn.js';
+import { lichessReview } from './review.js';
 import { describeIssue, SourceFormatError, type SourceRecord, type SourceSkip } from '../types.js';
 import type { CurrentPerf } from '../../../schemas/profile.js';
 
@@ -27,7 +29,17 @@ export const LichessGame = z.object({
   pgn: z.string().optional(),
   daysPerTurn: z.number().int().optional(),
   clock: z.object({ initial: z.number(), increment: z.number() }).optional(),
-  analysis: z.array(z.object({ eval: z.number().optional(), mate: z.number().optional() })).optional(),
+  analysis: z
+    .array(
+      z.object({
+        eval: z.number().optional(),
+        mate: z.number().optional(),
+        best: z.string().optional(),
+        variation: z.string().optional(),
+        judgment: z.object({ name: z.enum(JUDGMENTS) }).optional(),
+      }),
+    )
+    .optional(),
   arenaTour: z.object({ name: z.string().optional() }).optional(),
   swissTour: z.object({ name: z.string().optional(), id: z.string().optional() }).optional(),
   tournament: z.string().optional(),
@@ -137,6 +149,9 @@ export function parseLichessGame(raw: unknown, username: string): SourceRecord |
       sourceUrl: `https://lichess.org/${g.id}${colour === 'black' ? '/black' : ''}`,
     },
     pgn: parsed.plies.length ? { text, parsed, clocksSeconds } : null,
+    // lichess's server analysis, when someone asked lichess for one: stored as the game's review (analysedAt is
+    // stamped when the sync stores it).
+    review: g.analysis?.length && parsed.plies.length ? lichessReview(g.id, parsed.startFen, parsed.plies.map((p) => p.uci), g.analysis, '') : null,
   };
 }
 

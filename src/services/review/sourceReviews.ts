@@ -1,0 +1,19 @@
+import type { StoredAnalysis } from '../../chess/engineOutput.js';
+import type { Store } from '../../store/db.js';
+import { copyReviewAccuracy } from './queue.js';
+import { grantReview, saveAnalysis } from './records.js';
+
+/**
+ * Stores a source's own review of an owner's game (lichess's server analysis, src/sources/lichess/review.ts) as
+ * the owner's review of its moves, exactly as a finished engine review is stored (records.ts), so every view reads
+ * it alike; no engine runs. Called inside the sync's batch transaction, so the game and its review commit together.
+ *
+ * The first review stored for a move sequence is the one its owners read (saveAnalysis: first writer wins): a
+ * game whose moves already have an engine review keeps that one, and a later request_game_review of a game
+ * reviewed here answers `alreadyReviewed` without starting the engine (the spec offers no re-analysis).
+ */
+export function storeSourceReview(store: Store, userId: string, movesKey: string, review: StoredAnalysis, at: string): void {
+  saveAnalysis(store, movesKey, { ...review, analysedAt: at });
+  grantReview(store, userId, movesKey, at);
+  copyReviewAccuracy(store, userId, movesKey);
+}

@@ -1,0 +1,65 @@
+import type { EngineLine, StoredAnalysis, StoredPosition } from '../../chess/engineOutput.js';
+import { LICHESS_INITIAL_CP, type Judgment } from '../../chess/judgments.js';
+import { replaySan } from '../../chess/pgn.js';
+import { gamePositions, sideToMove } from '../../chess/positions.js';
+
+/** One entry of a lichess export's `analysis` (GET /api/games/user with evals=true): the position after a ply, White's view. */
+export interface LichessAnalysisEntry {
+  eval?: number;
+  mate?: number;
+  /** The engine's move instead of the game move (UCI); lichess sends it only on a judged ply. */
+  best?: string;
+  /** The engine's line from the position before the ply, SAN, space-separated, starting with `best`. */
+  variation?: string;
+  judgment?: { name: Judgment };
+}
+
+/** How a lichess review names what made it (the analyses table's engine column and provenance.engineVersion). */
+export const LICHESS_ANALYSIS_ENGINE = { name: 'lichess', version: 'server analysis' } as const;
+
+/**
+ * lichess's own review of a game, from its export's `analysis`, as a stored review that no engine of ours made:
+ * - position 0 carries lichess's `Info.start`, 15 cp (scalachess `Eval.Cp.initial`), the evaluation lichess itself
+ *   judges and scores the first move from; position N carries entry N−1, restated for the side to move;
+ * - a position's one line starts with lichess's best move from it when lichess gave one (the next ply's `best`,
+ *   then its `variation`), else has no moves: lichess sends no best move for a ply it did not judge;
+ * - a final checkmate is terminal and unevaluated, as lichess leaves it (one entry fewer than plies);
+ * - `source.judgments` are lichess's own judgments, as published.
+ * Null when the analysis does not cover the moves (a partial or mismatched array): such a game is left to the engine.
+ * Depth and nodes are 0: lichess publishes neither.
+ */
+export function lichessReview(gameId: string, startFen: string, movesUci: readonly string[], analysis: readonly LichessAnalysisEntry[], analysedAt: string): StoredAnalysis | null {
+  let positions;
+  try {
+    positions = gamePositions(startFen, movesUci);
+  } catch {
+    return null;
+  }
+  const n = movesUci.length;
+  const mated = positions[n].terminal === 'checkmate';
+  if (n === 0 || analysis.length !== (mated ? n - 1 : n)) return null;
+  const whiteView = [{ eval: LICHESS_INITIAL_CP } as LichessAnalysisEntry, ...analysis];
+  const stored: StoredPosition[] = positions.map((p, i) => {
+    const e = whiteView[i];
+    const sign = sideToMove(p.fen) === 'white' ? 1 : -1;
+    const score = !e || p.terminal === 'checkmate' ? null : typeof e.eval === 'number' ? { cp: e.eval * sign, mate: null } : typeof e.mate === 'number' ? { cp: null, mate: e.mate * sign } : null;
+    const lines: EngineLine[] = score ? [{ multiPv: 1, score, pv: bestLine(p.fen, analysis[i]), depth: 0 }] : [];
+    return { index: p.index, fen: p.fen, lines, terminal: p.terminal, depth: 0, nodes: 0 };
+  });
+  return {
+    engine: { ...LICHESS_ANALYSIS_ENGINE },
+    source: { name: 'lichess', gameId, judgments: movesUci.map((_, i) => analysis[i]?.judgment?.name ?? null) },
+    budget: { nodesPerPosition: 0, multiPv: 1 },
+    startFen,
+    movesUci: [...movesUci],
+    positions: stored,
+    analysedAt,
+  };
+}
+
+/** lichess's line from a position (UCI): its variation replayed, or its best move alone when the variation does not replay. */
+function bestLine(fen: string, next: LichessAnalysisEntry | undefined): string[] {
+  if (!next?.best) return [];
+  const line = next.variation ? replaySan(next.variation.split(' ').filter(Boolean), fen) : null;
+  return line && line[0]?.uci === next.best ? line.map((p) => p.uci) : [next.best];
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { gameAcpl } from '../../../src/chess/judgments.js';
+import { analysisAccuracy, analysisEvals } from '../../../src/chess/reviewAccuracy.js';
+import { deriveAll } from '../../../src/services/review/derive.js';
+import { parseLichessGame } from '../../../src/sources/lichess/parse.js';
+import type { SourceRecord } from '../../../src/sources/types.js';
+
+// 40 real lichess exports with lichess's server analysis (test/fixtures/sources/lichess-analysed/README.md).
+// The expected figures are lichess's own: each ply's `judgment`, and `players.*.analysis.{acpl, accuracy}`.
+const GAMES = readFileSync(new URL('../../fixtures/sources/lichess-analysed/games.ndjson', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
+const OWNER = 'megaloblasto';
+
+function imported(g: unknown) {
+  const rec = parseLichessGame(g, OWNER) as SourceRecord;
+  expect(rec.review).toBeTruthy();
+  return rec.review!;
+}
+
+// Deriving 40 games is the slow part: once per game for the whole file.
+const derived = new Map<string, ReturnType<typeof deriveAll>>();
+const derive = (g: { id: string }) => derived.get(g.id) ?? derived.set(g.id, deriveAll(imported(g))).get(g.id)!;
+
+describe("lichess's own review, from the export's analysis", () => {
+  test('every ply carries lichess\'s judgment; ACPL and accuracy are lichess\'s published figures (all 40 games, both sides)', () => {
+    let plies = 0;
+    for (const g of GAMES) {
+      const review = imported(g);
+      const { derivation, view } = derive(g);
+      const lichess = view.plies.map((_, i) => g.analysis[i]?.judgment?.name.toLowerCase() ?? null);
+      expect(view.plies.map((p) => p.ply.judgment), g.id).toEqual(lichess);
+      expect(derivation.plies.map((p) => p.judgment)).toEqual(lichess);
+      // The class says the same severity, except a miss, whose severity the judgment now carries.
+      for (const p of view.plies) {
+        if (p.ply.judgment && p.ply.classification !== 'miss') expect(p.ply.classification).toBe(p.ply.judgment);
+        if (p.ply.classification === 'miss') expect(['mistake', 'blunder']).toContain(p.ply.judgment);
+        if (!p.ply.judgment) expect(['inaccuracy', 'mistake', 'blunder', 'miss']).not.toContain(p.ply.classification);
+      }
+      const acpl = gameAcpl(analysisEvals(review));
+      const acc = analysisAccuracy(review);
+      for (const side of ['white', 'black'] as const) {
+        expect(acpl[side], `${g.id} ${side} acpl`).toBe(g.players[side].analysis.acpl);
+        expect(Math.round(acc[side]), `${g.id} ${side} accuracy`).toBe(g.players[side].analysis.accuracy);
+        // The stored figure (one decimal) is the same number before lichess rounds it to a whole one.
+        expect(Math.abs((side === 'white' ? derivation.accuracyWhite : derivation.accuracyBlack) - g.players[side].analysis.accuracy)).toBeLessThanOrEqual(0.55);
+      }
+      plies += view.plies.length;
+    }
+    expect(plies).toBe(2643); // 2,623 evaluated plies plus the 20 mating plies lichess leaves unevaluated
+  });
+
+  test("lichess's best move and line where it gives them; no second line, so never `great`", () => {
+    const g = GAMES.find((x) => x.id === 'qcnQ0NVw')!;
+    const review = imported(g);
+    expect(review.engine).toEqual({ name: 'lichess', version: 'server analysis' });
+    expect(review.source).toMatchObject({ name: 'lichess', gameId: 'qcnQ0NVw' });
+    const { view } = derive(g);
+    // Ply 15 (8.Ng5): lichess judged it a Blunder, "a4 was best", line "a4 Nge7"; evaluation −419 after it.
+    const p15 = view.plies[14].ply;
+    expect(p15.playedMove.san).toBe('Ng5');
+    expect(p15.judgment).toBe('blunder');
+    expect(p15.bestMove).toEqual({ san: 'a4', uci: 'a2a4' });
+    expect(p15.principalVariation).toEqual(['a4', 'Nge7']);
+    expect(p15.evalAfter).toMatchObject({ type: 'cp', value: 419 }); // Black to move: +419 for Black
+    // Ply 14, not judged: lichess gives no best move there.
+    expect(view.plies[13].ply.bestMove).toBeNull();
+    expect(view.alternatives).toBe(false);
+    expect(view.source).toBe('lichess');
+    for (const x of GAMES) for (const p of derive(x).view.plies) expect(p.ply.classification).not.toBe('great');
+  });
+
+  test('a game lost to mate: the mating ply is terminal and unjudged, as on lichess', () => {
+    const g = GAMES.find((x) => x.status === 'mate')!;
+    const review = imported(g);
+    const n = review.movesUci.length;
+    expect(g.analysis.length).toBe(n - 1);
+    expect(review.positions[n]).toMatchObject({ terminal: 'checkmate', lines: [] });
+    expect(review.source!.judgments[n - 1]).toBeNull();
+  });
+
+  test('an analysis that does not cover the moves is not taken as a review', () => {
+    const g = structuredClone(GAMES[0]);
+    g.analysis.pop();
+    expect((parseLichessGame(g, OWNER) as SourceRecord).review).toBeNull();
+    delete g.analysis;
+    expect((parseLichessGame(g, OWNER) as SourceRecord).review).toBeFalsy();
+  });
+});
