@@ -1,0 +1,70 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectSource } from '../../../src/services/connections.js';
+import { ownerReview } from '../../../src/services/review/records.js';
+import { syncConnection } from '../../../src/services/sync/index.js';
+import { games, reviewJobs } from '../../../src/store/schema/index.js';
+import { getCriticalMoments } from '../../../tools/analysis/get_critical_moments.js';
+import { getGameAnalysis } from '../../../tools/analysis/get_game_analysis.js';
+import { requestGameReview } from '../../../tools/games/request_game_review.js';
+import { makeTestApp, type TestApp } from '../../helpers/app.js';
+import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
+import { fixtureLines, playLichess } from './sourceFixtures.js';
+
+// Three real exports with lichess's server analysis (fixtures/sources/lichess-analysed/README.md): a resignation with
+// the owner White, a mate with the owner Black, and a 140-ply draw.
+const LINES = fixtureLines('lichess-analysed/games.ndjson');
+const PICKED = ['qcnQ0NVw', LINES.map((l) => JSON.parse(l)).find((g) => g.status === 'mate' && g.players.black.user.id === 'megaloblasto').id, LINES.map((l) => JSON.parse(l)).find((g) => g.status === 'draw').id];
+const SERVED = LINES.filter((l) => PICKED.includes(JSON.parse(l).id));
+
+let server: FixtureServer;
+let app: TestApp;
+afterEach(async () => {
+  await app?.close();
+  await server?.close();
+});
+
+describe('lichess sync of games lichess analysed', () => {
+  it("stores lichess's review with each game, in the sync, with lichess's judgments and figures, and starts no engine", async () => {
+    server = await startFixtureServer();
+    // An engine path that cannot start: any review that needed our engine would fail.
+    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_STOCKFISH: '/nonexistent/stockfish' } });
+    const me = app.addUser('Megaloblasto');
+    const conn = connectSource(app.deps, me.user.id, 'siteB', 'megaloblasto');
+    playLichess(server, { lines: SERVED });
+    const s = await syncConnection(app.deps, conn);
+    expect(s.error).toBeNull();
+    expect(s.stored).toBe(3);
+
+    const rows = app.deps.store.db.select().from(games).where(eq(games.userId, me.user.id)).all();
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      const g = JSON.parse(SERVED.find((l) => JSON.parse(l).id === row.sourceId)!);
+      const review = ownerReview(app.deps.store, me.user.id, row.movesKey)!;
+      expect(review, row.sourceId).toBeTruthy();
+      expect(review.engine).toBe('lichess server analysis');
+      expect(review.nodesPerPosition).toBe(0);
+      // The game carries lichess's accuracy for the owner twice: as the platform's figure and as its review's.
+      expect(row.platformAccuracy).toBe(g.players[row.colour].analysis.accuracy);
+      expect(Math.round(row.reviewAccuracy!)).toBe(g.players[row.colour].analysis.accuracy);
+
+      const a = await app.call(getGameAnalysis, { id: row.id, limit: 120 }, me.token);
+      expect(a.status).toBe(200);
+      const body = a.body as { provenance: { source: string; engineVersion: string }; plies: Array<{ judgment: string | null; classification: string }>; pagination: { totalPlies: number } };
+      expect(body.provenance.source).toMatch(/^lichess's own server analysis/);
+      expect(body.provenance.engineVersion).toBe('lichess server analysis');
+      expect(body.plies.map((p) => p.judgment)).toEqual(body.plies.map((_, i) => g.analysis[i]?.judgment?.name.toLowerCase() ?? null));
+
+      const m = await app.call(getCriticalMoments, { id: row.id }, me.token);
+      const moments = (m.body as { moments: Array<{ ply: number; judgment: string | null }> }).moments;
+      expect(moments.length).toBeGreaterThan(0);
+      for (const x of moments) expect(x.judgment).toBe(g.analysis[x.ply - 1]?.judgment?.name.toLowerCase() ?? null);
+
+      // A later request_game_review answers with this review at once: nothing is queued, no engine starts.
+      const r = await app.call(requestGameReview, { id: row.id }, me.token);
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ status: 'complete', alreadyReviewed: true });
+    }
+    expect(app.deps.store.db.select().from(reviewJobs).all()).toEqual([]);
+  });
+});
