@@ -65,11 +65,14 @@ describe('lichess sync', () => {
       event: null,
       movesCount: 14,
       platformAccuracy: 98,
-      reviewAccuracy: null,
       sourceUrl: 'https://lichess.org/Xm8dPq2L/black',
       movesSource: 'pgn',
       sanMoves: 'd4 d5 c4 e6 Nc3 Nf6 Bg5 Nbd7 cxd5 exd5 Nxd5 Nxd5 Bxd8 Bb4+ Qd2 Bxd2+ Kxd2 Kxd8 e3 N7b6 Nf3 Be6 Bd3 Ke7 Rhc1 c6 a3 f6',
     });
+    // Its export carries lichess's analysis: that is its review, stored with it (lichessAnalysis.test.ts checks
+    // the figures against lichess's on real exports); the other four have none and wait for the engine.
+    expect(xm.reviewAccuracy).not.toBeNull();
+    expect(rows.filter((r) => r.reviewAccuracy !== null).map((r) => r.sourceId)).toEqual(['Xm8dPq2L']);
     // Clocks are the JSON centiseconds / 100: 60000 → 600, 59036 → 590.36, last 36509 → 365.09.
     const clocks = JSON.parse(xm.clocks!) as number[];
     expect(clocks).toHaveLength(28);
