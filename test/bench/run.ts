@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   engine: () => import('./engine.js'),
   judgments: () => import('./judgments.js'),
   review: () => import('./review.js'),
+  'lichess-import': () => import('./lichessImport.js'),
 };
 
 const only = process.argv.slice(2);
