@@ -4,35 +4,61 @@ import { insertReviewJob } from '../services/review/queue.js';
 import { fullGameMoves } from '../services/gameMoves.js';
 import { ownerReview } from '../services/review/records.js';
 import { games, reviewJobs } from '../store/schema/index.js';
-import type { DemoSeeder } from './seeder.js';
+import { storeSourceReview } from '../services/review/sourceReviews.js';
+import type { DemoContext, DemoSeeder } from './seeder.js';
+import { shippedReviews } from './shippedReviews.js';
 
 /** How many of the demo owner's games get a real engine review. */
 export const DEMO_REVIEWS = 5;
 
-/**
- * Queues real engine reviews for the demo owner's most recent games with full moves. Nothing is
- * computed here and no number is invented: the worker pool in `serve` runs the engine on them
- * (about 20 s a game with the bundled engine), exactly as for a review the owner requests.
- * Seeding spends no review allowance.
- */
-export const seedReviews: DemoSeeder = (demo) => {
-  const candidates = demo.store.db
+/** The demo games that get a review: the owner's most recent with at least 10 plies and distinct moves, with their moves. */
+export function demoReviewCandidates(demo: Pick<DemoContext, 'store' | 'user'>): Array<{ row: typeof games.$inferSelect; key: string; startFen: string; movesUci: string[] }> {
+  const rows = demo.store.db
     .select()
     .from(games)
     .where(and(eq(games.userId, demo.user.id), eq(games.movesSource, 'pgn')))
     .orderBy(desc(games.playedAt))
     .limit(50)
     .all();
+  const out = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const moves = fullGameMoves(demo.store, row);
+    if (!moves || moves.movesUci.length < 10) continue;
+    const key = movesKey(moves.startFen, moves.movesUci);
+    // One review per move sequence: a repeated game is reviewed with its first.
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ row, key, startFen: moves.startFen, movesUci: moves.movesUci });
+    if (out.length >= DEMO_REVIEWS) break;
+  }
+  return out;
+}
+
+/**
+ * Reviews the demo owner's most recent games with full moves. Where the package ships the engine's output for
+ * a game (src/demo/shippedReviews.ts, the real engine run by `npm run demo:reviews`) it is stored as a finished
+ * review at once, so the first start shows reviewed games; any other candidate is queued, and the worker pool
+ * in `serve` runs the engine on it (about 20 s a game), exactly as for a review the owner requests.
+ * Nothing is invented here. Seeding spends no review allowance.
+ */
+export const seedReviews: DemoSeeder = (demo) => {
+  const shipped = shippedReviews();
+  const now = demo.clock.now().toISOString();
+  let stored = 0;
   let queued = 0;
   demo.store.sqlite
     .transaction(() => {
       // Seeding twice does not queue more: the demo owner gets DEMO_REVIEWS in all.
       const existing = demo.store.db.select({ id: reviewJobs.id }).from(reviewJobs).where(eq(reviewJobs.userId, demo.user.id)).all().length;
-      for (const row of candidates) {
-        if (existing + queued >= DEMO_REVIEWS) break;
-        const moves = fullGameMoves(demo.store, row);
-        if (!moves || moves.movesUci.length < 10) continue;
-        const key = movesKey(moves.startFen, moves.movesUci);
+      for (const { row, key, startFen, movesUci } of demoReviewCandidates(demo)) {
+        if (existing + queued + stored >= DEMO_REVIEWS) break;
+        const ready = shipped.get(key);
+        if (ready && !ownerReview(demo.store, demo.user.id, key)) {
+          storeSourceReview(demo.store, demo.user.id, key, ready, now);
+          stored += 1;
+          continue;
+        }
         const done = ownerReview(demo.store, demo.user.id, key);
         const pending = demo.store.db
           .select({ id: reviewJobs.id })
@@ -45,16 +71,14 @@ export const seedReviews: DemoSeeder = (demo) => {
           subjectKind: 'game',
           subjectId: row.id,
           movesKey: key,
-          startFen: moves.startFen,
-          movesUci: moves.movesUci,
+          startFen,
+          movesUci,
         });
         queued += 1;
       }
     })
     .immediate();
-  demo.log(
-    queued
-      ? `queued ${queued} engine review(s) of the demo owner's games; \`serve\` computes them with Stockfish (about 20 s each)`
-      : 'no demo game with full moves to review',
-  );
+  if (stored) demo.log(`stored ${stored} shipped engine review(s) of the demo owner's games (data/demo/reviews.json.gz)`);
+  if (queued) demo.log(`queued ${queued} engine review(s) of the demo owner's games; \`serve\` computes them with Stockfish (about 20 s each)`);
+  if (!stored && !queued) demo.log('no demo game with full moves to review');
 };

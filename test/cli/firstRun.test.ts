@@ -61,6 +61,27 @@ describe('a first run', { timeout: 300_000 }, () => {
     expect(await tokenList(data)).toHaveLength(before.length);
   });
 
+  test("npm start's first answer (serve --demo on an empty data dir) already has reviewed games", async () => {
+    const data = join(dir, 'npm-start');
+    // package.json's start script: serve --demo (500 games, seed 1), here on a free port.
+    const first = await start(['serve', '--demo', '--port', '0', '--data-dir', data], /"mcpServers"[\s\S]*\n}\n/, { CFP_RATE_LIMITS: 'off' });
+    try {
+      const token = /token: +(cfp_\S+)/.exec(first.stdout())![1];
+      const url = /listening on (\S+)/.exec(first.stdout())![1];
+      const auth = { authorization: `Bearer ${token}` };
+      const list = (await (await fetch(`${url}/api/v1/me/games`, { headers: auth })).json()) as { games: Array<{ id: string }> };
+      let reviewed = 0;
+      for (const g of list.games) {
+        const a = (await (await fetch(`${url}/api/v1/me/games/${g.id}/analysis`, { headers: auth })).json()) as { analysed: boolean; plies?: Array<{ classification: string }> };
+        if (a.analysed) reviewed += 1;
+      }
+      expect(reviewed).toBeGreaterThanOrEqual(5);
+    } finally {
+      first.child.kill('SIGTERM');
+      await new Promise((r) => first.child.once('exit', r));
+    }
+  });
+
   test('claude-config prints absolute node, script and data folder with the token; --write merges, keeps other servers, backs up', async () => {
     const data = join(dir, 'claude');
     await cli(['demo', '--data-dir', data, '--games', '10']);

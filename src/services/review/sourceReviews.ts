@@ -4,8 +4,8 @@ import { copyReviewAccuracy } from './queue.js';
 import { grantReview, saveAnalysis } from './records.js';
 
 /**
- * Stores a source's own review of an owner's game (lichess's server analysis, src/sources/lichess/review.ts) as
- * the owner's review of its moves, exactly as a finished engine review is stored (records.ts), so every view reads
+ * Stores a review made elsewhere as the owner's review of its moves: a source's own (lichess's server analysis,
+ * src/sources/lichess/review.ts), or engine output shipped with the package (the demo's, src/demo/shippedReviews.ts), exactly as a finished engine review is stored (records.ts), so every view reads
  * it alike; no engine runs. Called inside the sync's batch transaction, so the game and its review commit together.
  *
  * The first review stored for a move sequence is the one its owners read (saveAnalysis: first writer wins): a
@@ -13,7 +13,7 @@ import { grantReview, saveAnalysis } from './records.js';
  * reviewed here answers `alreadyReviewed` without starting the engine (the spec offers no re-analysis).
  */
 export function storeSourceReview(store: Store, userId: string, movesKey: string, review: StoredAnalysis, at: string): void {
-  saveAnalysis(store, movesKey, { ...review, analysedAt: at });
+  saveAnalysis(store, movesKey, { ...review, analysedAt: review.analysedAt || at });
   grantReview(store, userId, movesKey, at);
   copyReviewAccuracy(store, userId, movesKey);
 }

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { seedDemo } from '../../src/demo/index.js';
+import { DEMO_REVIEWS, demoReviewCandidates } from '../../src/demo/reviews.js';
+import { shippedReviews } from '../../src/demo/shippedReviews.js';
+import { EnginePool } from '../../src/engine/pool.js';
+import { ownerReview } from '../../src/services/review/records.js';
+import { reviewJobs } from '../../src/store/schema/index.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+
+// data/demo/reviews.json.gz: the engine's output for the demo games `serve --demo` reviews, written by
+// `npm run demo:reviews` (scripts/demoReviews.ts).
+const SHIPPED = shippedReviews();
+
+let app: TestApp;
+let pool: EnginePool | null = null;
+afterEach(async () => {
+  await pool?.close();
+  pool = null;
+  await app?.close();
+});
+
+describe("the demo's shipped reviews", { timeout: 300_000 }, () => {
+  test('seeding the default demo stores them as finished reviews: reviewed games at once, nothing queued', async () => {
+    expect(SHIPPED.size).toBe(DEMO_REVIEWS);
+    app = makeTestApp();
+    const { user } = await seedDemo(app.deps, { log: () => {} }); // serve --demo's defaults: 500 games, seed 1
+    const picked = demoReviewCandidates({ store: app.deps.store, user });
+    expect(picked.map((c) => c.key).sort()).toEqual([...SHIPPED.keys()].sort());
+    for (const c of picked) {
+      const review = ownerReview(app.deps.store, user.id, c.key)!;
+      expect(review.engine).toMatch(/^Stockfish /);
+      expect(review.derivation.plies).toHaveLength(c.movesUci.length);
+    }
+    expect(app.deps.store.db.select().from(reviewJobs).all()).toEqual([]);
+  });
+
+  test("a shipped review is the engine's own output: its first moves searched again at its recorded settings give the same lines", async () => {
+    const review = [...SHIPPED.values()].sort((a, b) => a.movesUci.length - b.movesUci.length)[0];
+    const plies = 6;
+    const engine = loadConfig({ dataDir: '/nonexistent' }, {}).engine;
+    // Recorded: build (full or lite), nodes per position, MultiPV; one engine walks the game from ucinewgame
+    // (scripts/demoReviews.ts), so the first positions do not depend on the rest of the game.
+    expect(review.engine.build === 'full' || review.engine.build === 'lite').toBe(true);
+    pool = new EnginePool({ path: null, build: review.engine.build as 'full' | 'lite', threads: 1, hashMb: engine.hashMb, multiPv: review.budget.multiPv, size: 1, nodesPerPosition: review.budget.nodesPerPosition });
+    const again = await pool.analyse(review.startFen, review.movesUci.slice(0, plies), () => review.analysedAt, { engines: 1 });
+    expect(again.engine).toEqual(review.engine);
+    expect(again.positions).toEqual(review.positions.slice(0, plies + 1));
+  });
+});
