@@ -47,11 +47,12 @@ export function link(href: string, ...children: Child[]): HTMLAnchorElement {
 
 /** A table from rows; each cell is text or a node. */
 export function table(headers: string[], rows: Child[][], rowAttrs?: (i: number) => Attrs): HTMLTableElement {
+  // On a phone the rows stack as cards; each cell is labelled with its header (style.css).
   return h(
     'table',
-    {},
+    { class: 'stack' },
     h('thead', {}, h('tr', {}, ...headers.map((t) => h('th', {}, t)))),
-    h('tbody', {}, ...rows.map((r, i) => h('tr', rowAttrs?.(i) ?? {}, ...r.map((c) => h('td', {}, c))))),
+    h('tbody', {}, ...rows.map((r, i) => h('tr', rowAttrs?.(i) ?? {}, ...r.map((c, j) => h('td', { 'data-label': headers[j] ?? '' }, c))))),
   );
 }
 

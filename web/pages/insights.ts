@@ -3,29 +3,6 @@ import { s } from '../dom.js';
 import { append } from '../dom.js';
 import { dataView, h, link, table } from '../dom.js';
 
-/** Problem lines: each opens the games list filtered by its line (lineMoves). */
-export async function openingsPage(main: HTMLElement): Promise<void> {
-  const data = await api('/api/v1/me/problem-lines');
-  main.append(
-    h('h1', {}, 'Openings'),
-    h('p', { class: 'muted' }, data.rules),
-    data.lines.length
-      ? table(
-          ['As', 'Line', 'Games', 'Score', 'Baseline', 'Drop', 'W–D–L'],
-          data.lines.map((l: any) => [
-            l.colour,
-            link(`/games?${new URLSearchParams({ lineMoves: l.lineMoves, colour: l.colour })}`, l.lineMoves),
-            l.games,
-            `${l.score}%`,
-            `${l.baseline}%`,
-            l.drop,
-            `${l.win}–${l.draw}–${l.loss}`,
-          ]),
-        )
-      : h('p', {}, 'No problem lines: no opening line scores clearly below your baseline yet.'),
-  );
-}
-
 /** Horizontal bars of a score (0–100) per label. */
 function bars(rows: Array<{ label: string; value: number; note: string; expected?: number | null }>, title: string): SVGElement {
   const W = 680;
