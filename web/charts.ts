@@ -26,7 +26,7 @@ export function lineChart(series: Series[], opts: { testid?: string; width?: num
   }
   let [x0, x1] = [Math.min(...all.map((p) => p.x)), Math.max(...all.map((p) => p.x))];
   if (x0 === x1) [x0, x1] = [x0 - 86_400_000, x1 + 86_400_000];
-  const yTicks = valueTicks(Math.min(...all.map((p) => p.y)), Math.max(...all.map((p) => p.y)), H < 240 ? 5 : 6);
+  const yTicks = valueTicks(Math.min(...all.map((p) => p.y)), Math.max(...all.map((p) => p.y)));
   const [y0, y1] = [yTicks[0], yTicks[yTicks.length - 1]];
   const X = (x: number) => pad.l + ((x - x0) / (x1 - x0)) * (W - pad.l - pad.r);
   const Y = (y: number) => pad.t + (1 - (y - y0) / (y1 - y0)) * (H - pad.t - pad.b);

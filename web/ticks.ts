@@ -1,10 +1,10 @@
 // Axis ticks a person can read: ratings in steps of 25, 50, 100, … and dates at month starts (or
 // week starts when the range holds fewer than two months). Pure, so the tests check them directly.
 
-const STEPS = [10, 25, 50, 100, 200, 250, 500, 1000];
+const STEPS = [25, 50, 100, 200, 250, 500, 1000];
 
 /** Round tick values covering [min, max] with at most `most` ticks; the axis runs from the first to the last. */
-export function valueTicks(min: number, max: number, most = 6): number[] {
+export function valueTicks(min: number, max: number, most = 7): number[] {
   const step = STEPS.find((s) => Math.ceil(max / s) - Math.floor(min / s) + 1 <= most) ?? STEPS[STEPS.length - 1];
   let lo = Math.floor(min / step) * step;
   let hi = Math.ceil(max / step) * step;
