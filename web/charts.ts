@@ -61,7 +61,7 @@ export function legend(series: Series[]): HTMLElement {
 }
 
 /** The evaluation scale's lines, in pawns from White's view (lichess's win% curve places them). */
-const PAWN_LINES = [3, 1, 0, -1, -3];
+const PAWN_LINES = [5, 2, 0, -2, -5];
 
 /**
  * White's win chances after each ply (0–100, 50 = level), as an area graph with a pawn scale on the
@@ -71,7 +71,7 @@ const PAWN_LINES = [3, 1, 0, -1, -3];
  */
 export function evalGraph(values: Array<{ ply: number; whiteChances: number; cls?: string | null }>, onPick: (ply: number) => void, width = 720) {
   const W = Math.round(Math.max(300, Math.min(1100, width)));
-  const H = 150;
+  const H = 160;
   const L = 30;
   const n = Math.max(1, values.length);
   const plotW = W - L;

@@ -93,6 +93,10 @@ async function render(): Promise<void> {
   const main = h('main', { id: 'main' });
   clear(root);
   root.append(shell(main));
+  // On a phone the tabs scroll sideways: bring the current one into view.
+  const nav = root.querySelector('header nav') as HTMLElement | null;
+  const active = nav?.querySelector('a.active') as HTMLElement | null;
+  if (nav && active && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = active.offsetLeft - nav.offsetLeft - (nav.clientWidth - active.offsetWidth) / 2;
   const route = ROUTES.find(([re]) => re.test(path));
   if (!route) {
     main.append(h('h1', {}, 'Not found'), h('p', {}, 'No page at this address. '), link('/', 'Back to the overview'));

@@ -50,7 +50,8 @@ export function viewer(positions: Position[], opts: ViewerOptions = {}): Viewer 
   const list = h('ol', { class: 'moves', 'data-testid': 'move-list' });
   const used = new Set<string>();
   for (let i = 1; i < positions.length; i += 2) {
-    const li = h('li', {});
+    // The move number from the ply (a game from a set-up position with Black to move starts at an even ply).
+    const li = h('li', {}, h('span', { class: 'num' }, `${Math.ceil(positions[i].ply / 2)}${positions[i].ply % 2 ? '.' : '…'}`));
     for (const p of [positions[i], positions[i + 1]]) {
       if (!p) continue;
       const cls = opts.classification?.(p.ply);

@@ -14,6 +14,7 @@ const CHOICES: Record<string, string[]> = {
 const CHOICE_LABELS: Record<string, string> = { timeClass: 'Time class', reviewed: 'Reviewed' };
 // On a phone the optional columns are hidden (style.css), so a row fits the screen.
 const COLUMNS: Array<[string, boolean]> = [['Date', false], ['Source', true], ['Time', true], ['Colour', true], ['Result', false], ['Opponent', false], ['Opening / event', true], ['Moves', true], ['Accuracy', false], ['Reviewed', false]];
+const SHORT: Record<string, string> = { Accuracy: 'Acc.', Reviewed: 'Rev.' };
 const TEXT_FIELDS: Array<[string, string, string]> = [
   ['q', 'Search', 'search'],
   ['opponent', 'Opponent', 'text'],
@@ -74,7 +75,7 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
     h(
       'table',
       { class: 'games' },
-      h('thead', {}, h('tr', {}, ...COLUMNS.map(([t, optional]) => h('th', { class: optional ? 'opt' : null }, t)))),
+      h('thead', {}, h('tr', {}, ...COLUMNS.map(([t, optional]) => h('th', { class: optional ? 'opt' : null }, ...(SHORT[t] ? [h('span', { class: 'long' }, t), h('span', { class: 'short', title: t }, SHORT[t])] : [t]))))),
       h('tbody', {}, ...rows),
     ),
     h('nav', { class: 'pager' }, page > 1 ? pageLink(page - 1, '← Previous') : null, ' ', page < list.pageCount ? pageLink(page + 1, 'Next →') : null),

@@ -39,7 +39,7 @@ export async function libraryGamePage(main: HTMLElement, params: Record<string, 
     h('h1', {}, `${g.white} – ${g.black}`),
     h('p', { class: 'muted' }, `${g.event}, ${g.site}, ${g.date} · ${g.result}${g.opening ? ` · ${g.opening}` : ''}`),
     h('div', { class: 'game' }, view.boardColumn, h('div', { class: 'side' }, accuracy(g.accuracy), view.moveList)),
-    h('section', {}, h('h2', {}, 'Why this game'), essay(g.essay)),
+    h('section', {}, essay(g.essay)),
   );
   view.go(0);
 }
