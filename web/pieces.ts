@@ -61,7 +61,9 @@ export const PIECE_NAMES: Record<string, string> = { k: 'king', q: 'queen', r: '
 
 /** One piece (`kind` in pnbrqk) with its top-left corner at x, y, scaled from 45 to `size`. */
 export function pieceSvg(kind: string, white: boolean, x: number, y: number, size: number, title: string): SVGElement {
-  const g = s('g', { class: `piece ${white ? 'white' : 'black'}`, transform: `translate(${x} ${y}) scale(${size / 45})`, 'data-piece': white ? kind.toUpperCase() : kind }, s('title', {}, title));
+  // Drawn 6% larger than the 45-unit square's design, centred, the base 1.5 units off the edge.
+  const k = (size / 45) * 1.06;
+  const g = s('g', { class: `piece ${white ? 'white' : 'black'}`, transform: `translate(${x - 1.35 * (size / 45)} ${y - 0.87 * (size / 45)}) scale(${k})`, 'data-piece': white ? kind.toUpperCase() : kind }, s('title', {}, title));
   for (const part of SHAPES[kind] ?? []) {
     if ('d' in part) g.append(s('path', { d: part.d, class: 'body' }));
     else if ('c' in part) g.append(s('circle', { cx: part.c[0], cy: part.c[1], r: part.c[2], class: kind === 'n' ? 'eye' : 'body' }));

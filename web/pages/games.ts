@@ -70,11 +70,12 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
   };
   main.append(
     h('h1', {}, 'Games'),
-    form,
+    // On a phone the filters fold away unless one is set.
+    h('details', { class: 'filter-box', open: window.innerWidth > 720 || [...query.keys()].some((k) => k !== 'page' && k !== 'sort') }, h('summary', {}, 'Filters and sort'), form),
     h('p', { class: 'muted', 'data-testid': 'games-total' }, `${list.total} game(s) · page ${page} of ${list.pageCount}`),
     h(
       'table',
-      { class: 'games' },
+      { class: 'games compact' },
       h('thead', {}, h('tr', {}, ...COLUMNS.map(([t, optional]) => h('th', { class: optional ? 'opt' : null }, ...(SHORT[t] ? [h('span', { class: 'long' }, t), h('span', { class: 'short', title: t }, SHORT[t])] : [t]))))),
       h('tbody', {}, ...rows),
     ),

@@ -1,15 +1,21 @@
 import { api } from '../api.js';
-import { h, link, table } from '../dom.js';
+import { h, link } from '../dom.js';
 import { pgnMoves, replay } from '../positions.js';
 import { viewer } from '../viewer.js';
 
+// On a phone the library is a compact table (game, date, result) rather than 62 cards.
+const COLUMNS: Array<[string, boolean]> = [['Game', false], ['Event', true], ['Date', false], ['Result', false], ['Opening', true], ['Era', true]];
+
 export async function libraryPage(main: HTMLElement): Promise<void> {
   const data = await api('/api/v1/library');
+  const rows = data.games.map((g: any) => [link(`/library/${encodeURIComponent(g.slug)}`, `${g.white} – ${g.black}`), g.event, g.date, g.result, g.opening ?? '', g.era]);
   main.append(
     h('h1', {}, 'Library'),
-    table(
-      ['Game', 'Event', 'Date', 'Result', 'Opening', 'Era'],
-      data.games.map((g: any) => [link(`/library/${encodeURIComponent(g.slug)}`, `${g.white} – ${g.black}`), g.event, h('span', { class: 'nowrap' }, g.date), g.result, g.opening ?? '', g.era]),
+    h(
+      'table',
+      { class: 'compact library' },
+      h('thead', {}, h('tr', {}, ...COLUMNS.map(([t, opt]) => h('th', { class: opt ? 'opt' : null }, t)))),
+      h('tbody', {}, ...rows.map((r: unknown[]) => h('tr', { 'data-testid': 'library-row' }, ...r.map((c, j) => h('td', { class: `${COLUMNS[j][1] ? 'opt' : ''}${COLUMNS[j][0] === 'Date' || COLUMNS[j][0] === 'Result' ? ' nowrap' : ''}` }, c as Node | string))))),
     ),
   );
 }
@@ -38,8 +44,8 @@ export async function libraryGamePage(main: HTMLElement, params: Record<string, 
     h('p', { class: 'crumb' }, link('/library', '← Library')),
     h('h1', {}, `${g.white} – ${g.black}`),
     h('p', { class: 'muted' }, `${g.event}, ${g.site}, ${g.date} · ${g.result}${g.opening ? ` · ${g.opening}` : ''}`),
-    h('div', { class: 'game' }, view.boardColumn, h('div', { class: 'side' }, accuracy(g.accuracy), view.moveList)),
-    h('section', {}, essay(g.essay)),
+    // The essay beside the board (under the moves), so its move numbers can be followed on the board.
+    h('div', { class: 'game library-game' }, view.boardColumn, h('div', { class: 'side' }, accuracy(g.accuracy), view.moveList, h('section', {}, essay(g.essay)))),
   );
   view.go(0);
 }

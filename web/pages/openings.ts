@@ -7,6 +7,18 @@ import { currentGeneration, isCurrent } from '../router.js';
 
 type Colour = 'white' | 'black';
 
+// The next moves as a compact table (never stacked as cards: a tree reads down a column); on a
+// phone the accuracy and evaluation columns give way.
+const TREE_COLUMNS: Array<[string, boolean]> = [['Move', false], ['Games', false], ['W–D–L', false], ['Score', false], ['Accuracy', true], ['Eval after', true]];
+function treeTable(rows: Array<Array<Node | string | number>>): HTMLTableElement {
+  return h(
+    'table',
+    { class: 'tree-table compact' },
+    h('thead', {}, h('tr', {}, ...TREE_COLUMNS.map(([t, opt]) => h('th', { class: opt ? 'opt' : null }, t)))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c, j) => h('td', { class: `${TREE_COLUMNS[j][1] ? 'opt' : ''}${j ? ' num' : ''}` }, c))))),
+  );
+}
+
 /** Games with this colour whose moves start with the line, for the list under the tree. */
 const gamesQuery = (colour: Colour, line: string) => ({ colour, ...(line ? { lineMoves: line } : {}) });
 
@@ -46,8 +58,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
       ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => void show(c, sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
     );
     const next = node.nextMoves.length
-      ? table(
-          ['Move', 'Games', 'W–D–L', 'Score', 'Accuracy', 'Eval after'],
+      ? treeTable(
           node.nextMoves.map((m: any) => [
             h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(c, m.lineMoves) }, `${sans.length % 2 === 0 ? `${sans.length / 2 + 1}.` : `${Math.ceil(sans.length / 2)}…`}${m.san}`),
             m.games,
@@ -61,7 +72,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     const games = h(
       'div',
       { 'data-testid': 'tree-games', 'data-total': list.total },
-      h('h3', {}, `${list.total} game(s) as ${c}${moves ? ' with this line' : ''}`),
+      h('h3', {}, `${list.total} game(s) as ${c}${moves ? ' with this line' : ''}`, !moves && list.total > node.games ? h('span', { class: 'muted' }, ` (${list.total - node.games} without recorded moves)`) : null),
       list.games.length
         ? h('ul', { class: 'tree-games' }, ...list.games.slice(0, 8).map((x: any) => h('li', { 'data-testid': 'tree-game' }, link(`/games/${encodeURIComponent(x.id)}`, `${day(x.playedAt)} · ${x.result} vs ${x.opponent}`), x.opening ? h('span', { class: 'muted' }, ` · ${x.opening}`) : null)))
         : null,

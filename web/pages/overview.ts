@@ -77,6 +77,8 @@ export async function overviewPage(main: HTMLElement): Promise<void> {
         ? table(
             ['Source', 'Account', 'Status', 'Last sync'],
             p.connections.map((c: any) => [providerName(c.provider), c.account, statusText(c), when(c.lastSyncedAt)]),
+            undefined,
+            true,
           )
         : h('p', {}, 'No sources connected yet: ', link('/settings', 'connect chess.com, lichess or the ECF'), '.'),
     );
@@ -168,6 +170,8 @@ function reviewQueue(q: any): HTMLElement {
       ? table(
           ['Game', 'Status', 'Place in queue', 'Queued at'],
           [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [name(j), j.status, j.position, when(j.createdAt)]),
+          undefined,
+          true,
         )
       : null,
   );
