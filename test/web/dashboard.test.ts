@@ -117,6 +117,15 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
   test('overview: one line per provider × time class, and the range selector redraws it', async () => {
     const lines = (await rest(server.url, '/api/v1/me/ratings?range=1y', { token })).body.lines.filter((l: { points: unknown[] }) => l.points.length > 0);
     expect(await page.$$eval('[data-testid="rating-chart"] path.series', (p) => p.length)).toBe(lines.length);
+    // Round rating ticks (steps of 25 or more) and dates at month starts (a year: month names, the year at January).
+    const ys = await page.$$eval('[data-testid="rating-chart"] [data-tick="y"]', (t) => t.map((x) => Number(x.textContent)));
+    expect(ys.length).toBeGreaterThanOrEqual(3);
+    const step = ys[1] - ys[0];
+    expect([25, 50, 100, 200, 250, 500]).toContain(step);
+    expect(ys.every((y, i) => y % step === 0 && (i === 0 || y - ys[i - 1] === step))).toBe(true);
+    const xs = await page.$$eval('[data-testid="rating-chart"] [data-tick="x"]', (t) => t.map((x) => x.textContent!));
+    expect(xs.length).toBeGreaterThanOrEqual(3);
+    expect(xs.every((x) => /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\d{4})$/.test(x))).toBe(true);
     await shot(page, 'overview');
     const all = (await rest(server.url, '/api/v1/me/ratings?range=all', { token })).body.lines.filter((l: { points: unknown[] }) => l.points.length > 0);
     await page.select('[data-testid="rating-range"]', 'all');
@@ -174,6 +183,13 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(await page.$$eval('[data-testid="eval-graph"] .eval-hit', (r) => r.length)).toBe(analysis.plyCount);
     await page.click('[data-testid="eval-graph"] .eval-hit[data-ply="6"]');
     expect(await fen()).toBe(analysis.plies[5].fenAfter);
+    // The scale: pawns from White's view, the level line labelled 0 in the middle of the graph.
+    expect(await page.$$eval('[data-testid="eval-graph"] [data-pawns]', (t) => t.map((x) => x.textContent))).toEqual(['+5', '+2', '0', '−2', '−5']);
+    expect(await page.$eval('[data-testid="eval-graph"] .eval-mid', (l) => [l.getAttribute('y1'), l.getAttribute('y2')])).toEqual(['80', '80']);
+    // Every symbol in the move list is explained in the legend beside it, and only those.
+    const marks = await page.$$eval('[data-testid="move-list"] .move .mark', (m) => [...new Set(m.map((x) => x.textContent))].sort());
+    expect(marks.length).toBeGreaterThan(0);
+    expect(await page.$$eval('[data-testid="move-legend"] .mark', (m) => m.map((x) => x.textContent).sort())).toEqual(marks);
 
     expect(await page.$$eval('[data-testid="moment"]', (m) => m.length)).toBe(moments.count);
     if (moments.count > 0) {

@@ -86,9 +86,10 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
   view.go(0);
 }
 
-function accuracy(game: any): HTMLElement {
+function accuracy(game: any): HTMLElement | null {
   const r = game.review;
-  if (!r) return h('p', { class: 'muted' }, game.accuracy !== null ? `Accuracy ${game.accuracy} (${game.accuracySource})` : 'Not reviewed yet');
+  // Unreviewed, the review offer beside the board says so; a platform's accuracy is still shown.
+  if (!r) return game.accuracy !== null ? h('p', { class: 'muted' }, `Accuracy ${game.accuracy} (${game.accuracySource})`) : null;
   const counts = Object.entries(r.classificationCounts ?? {}).filter(([, n]) => (n as number) > 0);
   return h(
     'div',
