@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -361,6 +361,8 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
       }
     }
     await page.setViewport(DESKTOP);
+    // Beside the screenshots, for a person to read: each page's width and header height.
+    writeFileSync(join(OUTPUT, 'measures.json'), `${JSON.stringify(measures, null, 1)}\n`);
     for (const [name, m] of Object.entries(measures)) {
       expect(m.scrollWidth, name).toBeLessThanOrEqual(m.innerWidth);
       if (name.endsWith('-phone')) expect(m.nav, name).toBeLessThan(80);
