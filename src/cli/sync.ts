@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiError } from '../errors.js';
-import { connectSource } from '../services/connections.js';
-import { addManualGame, importPgnFile, type ImportReport } from '../services/imports.js';
+import { connectSource } from '../services/sync/connections.js';
+import { addManualGame, importPgnFile, type ImportReport } from '../services/games/imports.js';
 import { syncUser, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
 import type { SourceProvider } from '../services/sync/types.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { movesKey } from '../chess/pgn.js';
 import { insertReviewJob } from '../services/review/queue.js';
-import { fullGameMoves } from '../services/gameMoves.js';
+import { fullGameMoves } from '../services/games/gameMoves.js';
 import { ownerReview } from '../services/review/records.js';
 import { games, reviewJobs } from '../store/schema/index.js';
 import type { DemoSeeder } from './seeder.js';

@@ -5,7 +5,7 @@ import type { AnyTool } from '../../tools/defineTool.js';
 import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
 import { invokeTool, type Outcome } from '../facade/invoke.js';
-import { isKeptResult } from '../services/ownerMemo.js';
+import { isKeptResult } from '../services/shared/ownerMemo.js';
 import type { FrontHandler } from './front.js';
 import { pathsUnder } from './pathMatch.js';
 import { restRoute, type RestRoute } from './restRoute.js';
@@ -23,7 +23,7 @@ export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
  * The encoded JSON of each answer object, kept while the object lives: a memoised read (a list page,
- * the stats, the coaching state, the profile: src/services/ownerMemo.ts) answers with the same object
+ * the stats, the coaching state, the profile: src/services/shared/ownerMemo.ts) answers with the same object
  * until the owner's data changes, so its 3–20 KB are encoded once rather than per request, and written
  * as they are (Node leaves the body out of a HEAD answer). Only kept results go in: for a fresh
  * answer the entry would only be work for the collector. Answers are read-only.

@@ -21,10 +21,10 @@ import {
 } from '../../../schemas/settings.js';
 import { listSessions, redeemSignInCode, revokeSession, signInWithToken } from '../../auth/sessions.js';
 import { issueToken, listTokens, revokeToken } from '../../auth/tokens.js';
-import { claudeDesktopConfig, TOKEN_PLACEHOLDER } from '../../services/claudeConfig.js';
+import { claudeDesktopConfig, TOKEN_PLACEHOLDER } from '../../services/accounts/claudeConfig.js';
 import { ApiError } from '../../errors.js';
-import { connectSource, disconnectSource } from '../../services/connections.js';
-import { smtpSettingsFrom } from '../../services/mailer.js';
+import { connectSource, disconnectSource } from '../../services/sync/connections.js';
+import { smtpSettingsFrom } from '../../services/reports/mailer.js';
 import { reviewQueueStatus } from '../../services/review/queueStatus.js';
 import { listConnections } from '../../services/sync/index.js';
 import type { Connection } from '../../services/sync/types.js';

@@ -3,7 +3,7 @@ import type { SyncRun } from '../../../schemas/settings.js';
 import type { AppDeps } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { syncUser } from '../../services/sync/index.js';
-import { changesAggregates, warmOwnerReads } from '../../services/warmReads.js';
+import { changesAggregates, warmOwnerReads } from '../../services/sync/warmReads.js';
 import type { SourceProvider } from '../../services/sync/types.js';
 
 type Run = z.infer<typeof SyncRun>;
