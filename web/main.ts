@@ -9,6 +9,7 @@ import { overviewPage } from './pages/overview.js';
 import { settingsPage } from './pages/settings.js';
 import { signInPage } from './pages/signin.js';
 import { tournamentsPage } from './pages/tournaments.js';
+import { isCurrent, navigate, nextGeneration, onNavigate } from './router.js';
 
 export type Page = (main: HTMLElement, params: Record<string, string>, query: URLSearchParams) => Promise<void> | void;
 
@@ -40,16 +41,6 @@ const NAV: Array<[string, string]> = [
 
 const root = document.getElementById('app')!;
 let account: { displayName: string; email: string } | null = null;
-// Each navigation gets a number; a page that finishes loading after the next navigation is dropped.
-let generation = 0;
-export const isCurrent = (g: number) => g === generation;
-export const currentGeneration = () => generation;
-
-export function navigate(path: string, replace = false): void {
-  if (replace) history.replaceState(null, '', path);
-  else history.pushState(null, '', path);
-  void render();
-}
 
 async function signOut(): Promise<void> {
   await api('/api/v1/settings/session', { method: 'DELETE' }).catch(() => {});
@@ -75,7 +66,7 @@ function shell(main: HTMLElement): HTMLElement {
 }
 
 async function render(): Promise<void> {
-  const g = ++generation;
+  const g = nextGeneration();
   const query = new URLSearchParams(location.search);
   // A one-time sign-in link: exchange the code by POST, then take it out of the address bar.
   const code = query.get('code');
@@ -140,5 +131,6 @@ document.addEventListener('click', (e) => {
   e.preventDefault();
   navigate(a.getAttribute('href')!);
 });
+onNavigate(render);
 window.addEventListener('popstate', () => void render());
 void render();

@@ -1,5 +1,5 @@
-import { generateReport, lastClosedWeekEnd } from '../services/reports/reports.js';
-import { addDays } from '../services/shared/window.js';
+import { generateReport, lastClosedWeekEnd } from '../services/reports/index.js';
+import { addDays } from '../services/shared/index.js';
 import type { DemoSeeder } from './seeder.js';
 
 /** How many past weeks get a frozen report. */

@@ -1,4 +1,5 @@
-import type { AnyTool, DocumentedStatus } from '../../tools/defineTool.js';
+import type { AnyTool } from '../../tools/defineTool.js';
+import type { DocumentedStatus } from '../../tools/outcomes.js';
 import { pathParams } from '../../tools/defineTool.js';
 import { ErrorBody } from '../../schemas/common.js';
 import { errorJsonSchema, inputJsonSchema, outputJsonSchema, type JsonSchema } from '../facade/jsonSchema.js';

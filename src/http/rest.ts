@@ -5,7 +5,7 @@ import type { AnyTool } from '../../tools/defineTool.js';
 import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
 import { invokeTool, type Outcome } from '../facade/invoke.js';
-import { isKeptResult } from '../services/shared/ownerMemo.js';
+import { isKeptResult } from '../services/shared/index.js';
 import type { FrontHandler } from './front.js';
 import { pathsUnder } from './pathMatch.js';
 import { restRoute, type RestRoute } from './restRoute.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TargetedTnrInput } from '../../schemas/public.js';
-import { pairingsEstimate } from '../../src/services/tournaments/estimates.js';
+import { pairingsEstimate } from '../../src/services/tournaments/index.js';
 import { joinText, say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 import { ByePlayer, EstimatedBoard, TOURNAMENT_ERRORS } from './shapes.js';

@@ -4,7 +4,7 @@ import { evalGraph } from '../charts.js';
 import { clear, h } from '../dom.js';
 import { append } from '../dom.js';
 import { CLASS_MARK, day, evalText, providerName, when, whiteWinChances } from '../format.js';
-import { isCurrent, currentGeneration, navigate } from '../main.js';
+import { isCurrent, currentGeneration, navigate } from '../router.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
 
 /** evalAfter is in the side-to-move frame (after White's move, Black's): turn it to White's. */

@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { h, link } from '../dom.js';
 import { day, providerName } from '../format.js';
-import { navigate } from '../main.js';
+import { navigate } from '../router.js';
 
 const SORTS = ['date-desc', 'date-asc', 'accuracy-desc', 'accuracy-asc'];
 const CHOICES: Record<string, string[]> = {

@@ -4,11 +4,11 @@ import type { Colour } from '../../chess/types.js';
 import type { Ctx, PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { inputJsonSchema, outputJsonSchema } from '../../facade/jsonSchema.js';
-import { gamePgn } from '../../services/games/games.js';
-import { getLibraryGame } from '../../services/library/library.js';
-import { openingTree } from '../../services/stats/openingTree.js';
-import { reportMarkdown } from '../../services/reports/reportMarkdown.js';
-import { latestReport } from '../../services/reports/reports.js';
+import { gamePgn } from '../../services/games/index.js';
+import { getLibraryGame } from '../../services/library/index.js';
+import { openingTree } from '../../services/stats/index.js';
+import { reportMarkdown } from '../../services/reports/index.js';
+import { latestReport } from '../../services/reports/index.js';
 
 export const URI_SCHEME = 'chess-footprint://';
 

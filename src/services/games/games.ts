@@ -1,16 +1,15 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { addDays } from '../shared/window.js';
-import { GAMES_PAGE_SIZE, type GameDetail, type GameList, type GameSummary, type ListGamesInput } from '../../../schemas/games.js';
+import { addDays } from '../shared/index.js';
+import { GAMES_PAGE_SIZE, type GameList, type GameSummary, type ListGamesInput } from '../../../schemas/games.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { games, ownerReviews, pgns } from '../../store/schema/index.js';
+import { games, pgns } from '../../store/schema/index.js';
 import type { GameRow } from './gameWriter.js';
-import { reviewSummaryFor } from '../review/gameReview.js';
-import { memoByOwner } from '../shared/ownerMemo.js';
+import { memoByOwner } from '../shared/index.js';
 import { ownerStamp } from '../../store/ownerStamps.js';
 import type { Store } from '../../store/db.js';
-import { flatQuery, preparedOnce } from '../../store/prepared.js';
+import { preparedOnce } from '../../store/prepared.js';
 
 const effectiveAccuracy = sql`coalesce(${games.platformAccuracy}, ${games.reviewAccuracy})`;
 
@@ -25,7 +24,7 @@ export function normaliseLine(lineMoves: string): string {
 }
 
 /** The columns a game's summary shows (list rows and get_game). */
-const summaryColumns = {
+export const summaryColumns = {
   id: games.id,
   provider: games.provider,
   playedAt: games.playedAt,
@@ -189,44 +188,6 @@ const pgnTextQuery = (db: Store['db']) => db.select({ text: pgns.text }).from(pg
 /** The stored PGN text with this content hash, or null. */
 export function storedPgnText(store: Store, hash: string): string | null {
   return preparedOnce(store, pgnTextQuery).get({ hash })?.text ?? null;
-}
-
-/** What get_game shows of an owned game, with its stored PGN and whether the owner reviewed it, in one statement: not the clocks or bookkeeping columns. */
-const gameDetailQuery = (db: Store['db'], sqlite: Store['sqlite']) =>
-  flatQuery(
-    sqlite,
-    db.select({
-      ...summaryColumns,
-      movesSource: games.movesSource,
-      sanMoves: games.sanMoves,
-      movesKey: games.movesKey,
-      // Scalar subqueries rather than left joins: the same plan, but the joins ran at 14–22 µs a game
-      // on a 10,000-game store against 4–6 µs for these (and for the joins on a 100,000-game one).
-      pgn: sql<string | null>`(SELECT ${pgns.text} FROM ${pgns} WHERE ${pgns.hash} = ${games.pgnHash})`,
-      reviewedAt: sql<
-        string | null
-      >`(SELECT ${ownerReviews.reviewedAt} FROM ${ownerReviews} WHERE ${ownerReviews.userId} = ${games.userId} AND ${ownerReviews.movesKey} = ${games.movesKey})`,
-    })
-    .from(games)
-    .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId')))),
-  );
-
-/**
- * One game as get_game shows it. Not kept in memory: most games are opened once, and keeping 512 of
- * them cost first reads a quarter of their rate (promoted garbage) for the few opened again.
- */
-export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
-  const row = preparedOnce(ctx.store, gameDetailQuery).get({ id, userId: ctx.user.id });
-  if (!row) throw new ApiError(404, Messages.gameNotFound);
-  // Added to the summary object rather than spread into a new one (see callCtx, src/context.ts).
-  return Object.assign(toSummary(row), {
-    // Moves only from a stored PGN or the recorded opening line: never invented.
-    moves: row.movesSource && row.sanMoves ? row.sanMoves.split(' ') : [],
-    movesSource: row.movesSource && row.sanMoves ? row.movesSource : null,
-    pgn: row.pgn,
-    // Most games are not reviewed: the statement says so, and only a reviewed one reads its review.
-    review: row.reviewedAt === null ? null : reviewSummaryFor(ctx, row),
-  });
 }
 
 /** The stored PGN of an owned game; a game without one answers like an unknown id, naming the fix. */

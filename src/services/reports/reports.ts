@@ -10,12 +10,12 @@ import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import type { Store } from '../../store/db.js';
 import { weeklyReports } from '../../store/schema/index.js';
-import { puzzleWeek } from '../stats/puzzles.js';
-import { ratingLinesFor } from '../stats/ratings.js';
-import { STATS_CAP } from '../stats/chessStats.js';
-import { bestWin, counts, worstDefeat } from '../stats/blocks.js';
-import { loadStatGames } from '../stats/load.js';
-import { addDays, isoDate } from '../shared/window.js';
+import { puzzleWeek } from '../stats/index.js';
+import { ratingLinesFor } from '../stats/index.js';
+import { STATS_CAP } from '../stats/index.js';
+import { bestWin, counts, worstDefeat } from '../stats/index.js';
+import { loadStatGames } from '../stats/index.js';
+import { addDays, isoDate } from '../shared/index.js';
 
 // A report week runs Saturday 00:00 to Friday 24:00 UTC and is named by its Friday. It is due
 // (generated, frozen and emailed) as soon as it has closed: the first moment of the Saturday after.

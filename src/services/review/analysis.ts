@@ -7,8 +7,8 @@ import { withOwner, type PlyOwner } from '../../chess/ownerPly.js';
 import type { PersonalCtx } from '../../context.js';
 import { ownerReview, type OwnedReview } from './records.js';
 import type { ReviewView } from './view.js';
-import { ownedGame } from '../games/games.js';
-import type { GameRow } from '../games/gameWriter.js';
+import { ownedGame } from '../games/index.js';
+import type { GameRow } from '../games/index.js';
 
 export type { GameRow };
 

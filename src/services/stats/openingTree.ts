@@ -1,10 +1,10 @@
 import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { normaliseLine } from '../games/games.js';
-import { ownerPawnsAfterPlies, ownerReviewDerivations } from '../review/reviewReads.js';
+import { normaliseLine } from '../games/index.js';
+import { ownerPawnsAfterPlies, ownerReviewDerivations } from '../review/index.js';
 import { STATS_CAP } from './chessStats.js';
-import { meanOf, round2, scorePercent } from '../shared/figures.js';
+import { meanOf, round2, scorePercent } from '../shared/index.js';
 
 /** One move played from the position, with what followed it in the owner's games. */
 export interface TreeMove {

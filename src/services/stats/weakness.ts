@@ -1,5 +1,5 @@
 import { and, eq, gte, isNotNull } from 'drizzle-orm';
-import { DAY_MS, RANGE_DAYS } from '../shared/window.js';
+import { DAY_MS, RANGE_DAYS } from '../shared/index.js';
 import type { z } from 'zod';
 import type { Classification } from '../../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../../schemas/analysis.js';
@@ -8,8 +8,8 @@ import { timeTroubleThreshold } from '../../chess/concepts.js';
 import { classifyOpening, openingFamily } from '../../chess/openings.js';
 import type { PersonalCtx } from '../../context.js';
 import { games, ownerReviews } from '../../store/schema/index.js';
-import type { GameRow } from '../games/gameWriter.js';
-import { ownerReviewsOf, type OwnedReview } from '../review/records.js';
+import type { GameRow } from '../games/index.js';
+import { ownerReviewsOf, type OwnedReview } from '../review/index.js';
 
 export const MIN_GAMES_TO_RANK = 5;
 const ERROR_CLASSES: ReadonlySet<Classification> = new Set(['mistake', 'miss', 'blunder']);

@@ -6,16 +6,16 @@ import type { ReviewResponse } from '../../../schemas/review.js';
 import type { z } from 'zod';
 import { classifyOpening } from '../../chess/openings.js';
 import { fullMoves, movesKey, START_FEN, type ParsedGame } from '../../chess/pgn.js';
-import { parseSubmittedPgn } from '../games/pgnInput.js';
+import { parseSubmittedPgn } from '../games/index.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError, type Reply } from '../../errors.js';
 import { inTransaction, type Store } from '../../store/db.js';
 import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { reviewJobs, studyGames, studyNotes } from '../../store/schema/index.js';
-import { memoByOwner } from '../shared/ownerMemo.js';
-import { ownerReviewsOf } from '../review/records.js';
-import { storePgn } from '../games/gameWriter.js';
-import { requestReview } from '../review/reviewRequests.js';
+import { memoByOwner } from '../shared/index.js';
+import { ownerReviewsOf } from '../review/index.js';
+import { storePgn } from '../games/index.js';
+import { requestReview } from '../review/index.js';
 
 export const STUDY_NOT_FOUND = 'no owned study game with that id; call list_study_games for ids';
 

@@ -2,7 +2,7 @@ import { ne } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
 import { connections } from '../../store/schema/index.js';
 import { repeatEvery } from '../../timers.js';
-import { syncConnection } from './index.js';
+import { syncConnection } from './sync.js';
 import { changesAggregates, warmOwnerReads } from './warmReads.js';
 
 /**

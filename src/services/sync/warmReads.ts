@@ -1,10 +1,10 @@
 import { RatingsInput, StatsInput } from '../../../schemas/aggregates.js';
 import { callCtx, type AppDeps, type PersonalCtx } from '../../context.js';
-import { userById } from '../accounts/accounts.js';
-import { problemLines } from '../stats/problemLines.js';
-import { ratingProgress } from '../stats/ratings.js';
-import { chessStats } from '../stats/chessStats.js';
-import type { SourceSummary } from './index.js';
+import { userById } from '../accounts/index.js';
+import { problemLines } from '../stats/index.js';
+import { ratingProgress } from '../stats/index.js';
+import { chessStats } from '../stats/index.js';
+import type { SourceSummary } from './sync.js';
 
 /**
  * After a sync changed an owner's games, computes the aggregates an agent asks for first (stats

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { gameDetail, listGames } from '../../../src/services/games/games.js';
+import { listGames } from '../../../src/services/games/games.js';
+import { gameDetail } from '../../../src/services/review/gameReview.js';
 import { ListGamesInput } from '../../../schemas/games.js';
 import { ApiError } from '../../../src/errors.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';

@@ -9,7 +9,7 @@ import { makeTestApp, type TestApp } from '../../helpers/app.js';
 let app: TestApp;
 afterEach(async () => app?.close());
 
-const LIBRARY = join(import.meta.dirname, '../../data/library');
+const LIBRARY = join(import.meta.dirname, '../../../data/library');
 const game = (slug: string) => readFileSync(join(LIBRARY, slug, 'game.pgn'), 'utf8').trim();
 const withDate = (pgn: string, date: string) => pgn.replace(/^\[Date "[^"]*"\]$/m, `[Date "${date}"]`);
 

@@ -9,7 +9,7 @@ import { loadConfig } from '../../../src/config.js';
 import type { AppDeps } from '../../../src/context.js';
 import { createUser } from '../../../src/services/accounts/accounts.js';
 import { insertGames, movesColumns } from '../../../src/services/games/gameWriter.js';
-import { gameReviewSubject } from '../../../src/services/games/gameMoves.js';
+import { gameReviewSubject } from '../../../src/services/review/gameSubject.js';
 import { requestReview } from '../../../src/services/review/reviewRequests.js';
 import { autoReviewsToday, queueAutoReviews } from '../../../src/services/review/auto.js';
 import { REVIEW_PRIORITY } from '../../../src/services/review/queue.js';

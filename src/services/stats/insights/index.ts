@@ -1,6 +1,6 @@
 import type { Stats } from '../../../../schemas/aggregates.js';
 import type { Store } from '../../../store/db.js';
-import { ownerMoveFacts, ownerPawnsAfterPlies, ownerReviewDerivations, type OwnerMoveFact } from '../../review/reviewReads.js';
+import { ownerMoveFacts, ownerPawnsAfterPlies, ownerReviewDerivations, type OwnerMoveFact } from '../../review/index.js';
 import type { StatGame } from '../blocks.js';
 import { accuracyByPhase } from './accuracyByPhase.js';
 import { parseClocks } from '../../../chess/clocks.js';

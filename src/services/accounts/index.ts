@@ -1,0 +1,3 @@
+export * from './accounts.js';
+export * from './claudeConfig.js';
+export * from './profile.js';

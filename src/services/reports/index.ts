@@ -1,0 +1,5 @@
+export * from './mailer.js';
+export * from './reportMarkdown.js';
+export * from './reportPage.js';
+export * from './reportScheduler.js';
+export * from './reports.js';

@@ -1,0 +1,3 @@
+export * from './figures.js';
+export * from './ownerMemo.js';
+export * from './window.js';

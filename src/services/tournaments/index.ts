@@ -1,0 +1,2 @@
+export * from './estimates.js';
+export * from './state.js';
