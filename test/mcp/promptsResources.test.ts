@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Listening } from '../../src/http/listen.js';
 import { sha256 } from '../../src/chess/pgn.js';
-import { prompts } from '../../src/mcp/prompts/definitions.js';
+import { prompts } from '../../tools/prompts.js';
 import { generateReport } from '../../src/services/reports/reports.js';
 import { insertGames } from '../../src/services/games/gameWriter.js';
 import { tools } from '../../tools/index.js';

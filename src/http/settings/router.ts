@@ -5,7 +5,7 @@ import type { AppDeps } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
 import { describeIssues } from '../../facade/invoke.js';
 import { expressPath } from '../pathMatch.js';
-import { hasBody } from '../rest.js';
+import { hasBody } from '../../facade/http.js';
 import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
 import type { SettingsCtx, SettingsRoute } from './route.js';
 import type { SyncRuns } from './syncRuns.js';

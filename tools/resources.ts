@@ -1,14 +1,14 @@
 import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { tools } from '../../../tools/index.js';
-import type { Colour } from '../../chess/types.js';
-import type { Ctx, PersonalCtx } from '../../context.js';
-import { ApiError } from '../../errors.js';
-import { inputJsonSchema, outputJsonSchema } from '../../facade/jsonSchema.js';
-import { gamePgn } from '../../services/games/index.js';
-import { getLibraryGame } from '../../services/library/index.js';
-import { openingTree } from '../../services/stats/index.js';
-import { reportMarkdown } from '../../services/reports/index.js';
-import { latestReport } from '../../services/reports/index.js';
+import { tools } from './index.js';
+import type { Colour } from '../src/chess/types.js';
+import type { Ctx, PersonalCtx } from '../src/context.js';
+import { ApiError } from '../src/errors.js';
+import { inputJsonSchema, outputJsonSchema } from './jsonSchema.js';
+import { gamePgn } from '../src/services/games/index.js';
+import { getLibraryGame } from '../src/services/library/index.js';
+import { openingTree } from '../src/services/stats/index.js';
+import { reportMarkdown } from '../src/services/reports/index.js';
+import { latestReport } from '../src/services/reports/index.js';
 
 export const URI_SCHEME = 'chess-footprint://';
 

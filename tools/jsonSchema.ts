@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyTool } from '../../tools/defineTool.js';
+import type { AnyTool } from './defineTool.js';
 
 export type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
