@@ -1,3 +1,4 @@
+/** The door of src/services/review/ (the only module other rooms import). The one owner of a review: the queue and the stored reviews (queue, records, derive, view, summary), requests and the review subject of a game, bulk and auto review, the reads over stored reviews (reviewReads), get_game with its review block (gameReview), get_game_analysis (analysis) and get_critical_moments (moments). */
 export * from './analysis.js';
 export * from './auto.js';
 export * from './bulk.js';

@@ -1,3 +1,4 @@
+/** The door of src/services/stats/ (the only module other rooms import). Aggregates over an owner's games: get_chess_stats (chessStats, blocks, load, insights/), rating progress, problem lines, puzzles, the weakness profile and the opening tree. */
 export * from './blocks.js';
 export * from './chessStats.js';
 export * from './load.js';

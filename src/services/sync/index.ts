@@ -1,3 +1,4 @@
+/** The door of src/services/sync/ (the only module other rooms import). Syncing the owner's connections (chess.com, lichess, ECF): the sources' runs (sync, write), the connections themselves, the scheduler and the warm-up of the aggregates after a sync. */
 export * from './connections.js';
 export * from './sync.js';
 export * from './syncScheduler.js';
