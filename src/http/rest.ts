@@ -6,7 +6,7 @@ import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
 import { hasBody, JSON_BODY_LIMIT_BYTES, refusedOversize } from '../facade/http.js';
 import { invokeTool, type Outcome } from '../facade/invoke.js';
-import { isKeptResult } from '../services/shared/index.js';
+import { isKeptResult } from '../services/common/index.js';
 import type { FrontHandler } from './front.js';
 import { pathsUnder } from './pathMatch.js';
 import { restRoute, type RestRoute } from './restRoute.js';
@@ -21,7 +21,7 @@ const PERSONAL_PATHS = pathsUnder(`${REST_PREFIX}/me`);
 
 /**
  * The encoded JSON of each answer object, kept while the object lives: a memoised read (a list page,
- * the stats, the coaching state, the profile: src/services/shared/ownerMemo.ts) answers with the same object
+ * the stats, the coaching state, the profile: src/services/common/ownerMemo.ts) answers with the same object
  * until the owner's data changes, so its 3–20 KB are encoded once rather than per request, and written
  * as they are (Node leaves the body out of a HEAD answer). Only kept results go in: for a fresh
  * answer the entry would only be work for the collector. Answers are read-only.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { memoByOwner } from '../../src/services/shared/ownerMemo.js';
+import { memoByOwner } from '../../src/services/common/ownerMemo.js';
 import { DERIVATION_VERSION } from '../../src/services/review/derive.js';
 import { insertGames, storePgn, type NewGame } from '../../src/services/games/gameWriter.js';
 import { openStore, storeFile } from '../../src/store/db.js';

@@ -3,7 +3,7 @@ import type { Profile } from '../../../schemas/profile.js';
 import type { PersonalCtx } from '../../context.js';
 import type { Store } from '../../store/db.js';
 import { ownerStamp } from '../../store/ownerStamps.js';
-import { memoByOwner } from '../shared/index.js';
+import { memoByOwner } from '../common/index.js';
 import { preparedOnce } from '../../store/prepared.js';
 import { connections } from '../../store/schema/index.js';
 

@@ -17,7 +17,7 @@ import { games, positionQuizzes, savedPositions } from '../../store/schema/index
 import { reviewedPosition } from '../review/index.js';
 import { ownedStudyMainline } from '../study/index.js';
 import { ownedFocus } from './focus.js';
-import { memoByOwner } from '../shared/index.js';
+import { memoByOwner } from '../common/index.js';
 
 export const POSITION_NOT_FOUND = 'no owned saved position with that id; call list_saved_positions for ids';
 export const SOURCE_GAME_NOT_FOUND = 'no owned game or study game with that id; call list_games or list_study_games for ids';

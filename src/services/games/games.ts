@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { addDays } from '../shared/index.js';
+import { addDays } from '../common/index.js';
 import { GAMES_PAGE_SIZE, type GameList, type GameSummary, type ListGamesInput } from '../../../schemas/games.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { games, pgns } from '../../store/schema/index.js';
 import type { GameRow } from './gameWriter.js';
-import { memoByOwner } from '../shared/index.js';
+import { memoByOwner } from '../common/index.js';
 import { ownerStamp } from '../../store/ownerStamps.js';
 import type { Store } from '../../store/db.js';
 import { preparedOnce } from '../../store/prepared.js';

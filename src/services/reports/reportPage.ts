@@ -2,7 +2,7 @@ import type { ReportSection, WeeklyReport } from '../../../schemas/aggregates.js
 import type { Store } from '../../store/db.js';
 import { describeGame, puzzlesLine, ratingLineText, resultsLine } from './reportText.js';
 import { payloadOf, reportByShareToken } from './reports.js';
-import { addDays } from '../shared/index.js';
+import { addDays } from '../common/index.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

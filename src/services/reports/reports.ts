@@ -15,7 +15,7 @@ import { ratingLinesFor } from '../stats/index.js';
 import { STATS_CAP } from '../stats/index.js';
 import { bestWin, counts, worstDefeat } from '../stats/index.js';
 import { loadStatGames } from '../stats/index.js';
-import { addDays, isoDate } from '../shared/index.js';
+import { addDays, isoDate } from '../common/index.js';
 
 // A report week runs Saturday 00:00 to Friday 24:00 UTC and is named by its Friday. It is due
 // (generated, frozen and emailed) as soon as it has closed: the first moment of the Saturday after.

@@ -1,10 +1,10 @@
 import type { Stats, StatsInput } from '../../../schemas/aggregates.js';
 import type { PersonalCtx } from '../../context.js';
-import { memoByOwner } from '../shared/index.js';
+import { memoByOwner } from '../common/index.js';
 import * as b from './blocks.js';
 import { insightBlocks } from './insights/index.js';
 import { countGames, loadStatGames } from './load.js';
-import { isoDate, rangeStart } from '../shared/index.js';
+import { isoDate, rangeStart } from '../common/index.js';
 
 /** Aggregates cover at most this many of the most recent games in the window (spec section 8). */
 export const STATS_CAP = 10_000;

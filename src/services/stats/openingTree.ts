@@ -4,7 +4,7 @@ import { ApiError } from '../../errors.js';
 import { normaliseLine } from '../games/index.js';
 import { ownerPawnsAfterPlies, ownerReviewDerivations } from '../review/index.js';
 import { STATS_CAP } from './chessStats.js';
-import { meanOf, round2, scorePercent } from '../shared/index.js';
+import { meanOf, round2, scorePercent } from '../common/index.js';
 
 /** One move played from the position, with what followed it in the owner's games. */
 export interface TreeMove {

@@ -1,7 +1,7 @@
 import type { ProblemLines } from '../../../schemas/aggregates.js';
 import type { PersonalCtx } from '../../context.js';
 import type { Store } from '../../store/db.js';
-import { memoByOwner } from '../shared/index.js';
+import { memoByOwner } from '../common/index.js';
 import { STATS_CAP } from './chessStats.js';
 
 export const MIN_PLIES = 6;

@@ -2,7 +2,7 @@ import type { PuzzleStats, WeeklyReport } from '../../../schemas/aggregates.js';
 import type { PersonalCtx } from '../../context.js';
 import type { Store } from '../../store/db.js';
 import { downsample } from './ratings.js';
-import { addDays, isoDate } from '../shared/index.js';
+import { addDays, isoDate } from '../common/index.js';
 
 const SUMMARY_DAYS = 84; // 12 weeks, today included
 const round1 = (x: number) => Math.round(x * 10) / 10;

@@ -2,8 +2,8 @@ import type { RatingLine, RatingLines, RatingsInput } from '../../../schemas/agg
 import { STAT_TIME_CLASSES, SYNCED_PROVIDERS, type StatTimeClass, type SyncedProvider } from '../../../schemas/common.js';
 import type { PersonalCtx } from '../../context.js';
 import type { Store } from '../../store/db.js';
-import { memoByOwner } from '../shared/index.js';
-import { isoDate, rangeStart, statTimeClass } from '../shared/index.js';
+import { memoByOwner } from '../common/index.js';
+import { isoDate, rangeStart, statTimeClass } from '../common/index.js';
 
 /** A rating series longer than this is evenly thinned (spec section 8). */
 export const MAX_POINTS = 60;

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNotNull } from 'drizzle-orm';
-import { DAY_MS, RANGE_DAYS } from '../shared/index.js';
+import { DAY_MS, RANGE_DAYS } from '../common/index.js';
 import type { z } from 'zod';
 import type { Classification } from '../../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../../schemas/analysis.js';

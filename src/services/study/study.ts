@@ -12,7 +12,7 @@ import { ApiError, type Reply } from '../../errors.js';
 import { inTransaction, type Store } from '../../store/db.js';
 import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { reviewJobs, studyGames, studyNotes } from '../../store/schema/index.js';
-import { memoByOwner } from '../shared/index.js';
+import { memoByOwner } from '../common/index.js';
 import { ownerReviewsOf } from '../review/index.js';
 import { storePgn } from '../games/index.js';
 import { requestReview } from '../review/index.js';

@@ -10,7 +10,7 @@ import type { SourceSummary } from './sync.js';
  * After a sync changed an owner's games, computes the aggregates an agent asks for first (stats
  * over all time and by default, rating progress, problem lines: each over up to 10,000 games) in
  * the background, one per turn of the event loop, so the owner's next read is served from
- * src/services/shared/ownerMemo.ts instead of paying the recomputation on the request path.
+ * src/services/common/ownerMemo.ts instead of paying the recomputation on the request path.
  */
 export async function warmOwnerReads(deps: AppDeps, userId: string): Promise<void> {
   const user = userById(deps.store, userId);
