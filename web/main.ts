@@ -3,8 +3,9 @@ import { clear, h, link } from './dom.js';
 import { coachingPage, studyPage } from './pages/coaching.js';
 import { gamePage } from './pages/game.js';
 import { gamesPage } from './pages/games.js';
-import { insightsPage, openingsPage } from './pages/insights.js';
+import { insightsPage } from './pages/insights.js';
 import { libraryGamePage, libraryPage } from './pages/library.js';
+import { openingsPage } from './pages/openings.js';
 import { overviewPage } from './pages/overview.js';
 import { settingsPage } from './pages/settings.js';
 import { signInPage } from './pages/signin.js';
@@ -92,6 +93,10 @@ async function render(): Promise<void> {
   const main = h('main', { id: 'main' });
   clear(root);
   root.append(shell(main));
+  // On a phone the tabs scroll sideways: bring the current one into view.
+  const nav = root.querySelector('header nav') as HTMLElement | null;
+  const active = nav?.querySelector('a.active') as HTMLElement | null;
+  if (nav && active && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = active.offsetLeft - nav.offsetLeft - (nav.clientWidth - active.offsetWidth) / 2;
   const route = ROUTES.find(([re]) => re.test(path));
   if (!route) {
     main.append(h('h1', {}, 'Not found'), h('p', {}, 'No page at this address. '), link('/', 'Back to the overview'));

@@ -1,20 +1,18 @@
-/**
- * Client-side navigation, below the pages and main.ts: pages navigate (and check that their load is
- * still the current one) through here, and main.ts hands in the render that draws a route, so no page
- * imports the module that imports it.
- */
+// Client-side navigation, apart from main.ts so pages can navigate without importing the app
+// that imports them. main.ts registers how a path is rendered.
+
 let render: () => Promise<void> = async () => {};
 // Each navigation gets a number; a page that finishes loading after the next navigation is dropped.
 let generation = 0;
+
+export function onNavigate(fn: () => Promise<void>): void {
+  render = fn;
+}
+
+/** Starts a new navigation and returns its number. */
+export const nextGeneration = () => ++generation;
 export const isCurrent = (g: number) => g === generation;
 export const currentGeneration = () => generation;
-/** Numbers a new navigation (main.ts's render, once per navigation). */
-export const nextGeneration = () => ++generation;
-
-/** main.ts: what draws the current address. */
-export function onNavigate(draw: () => Promise<void>): void {
-  render = draw;
-}
 
 export function navigate(path: string, replace = false): void {
   if (replace) history.replaceState(null, '', path);
