@@ -5,10 +5,11 @@ import type { TestApp } from './app.js';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { page } from '../sources/chessresults/pages.js';
 
-export type Pages = Record<'art0' | 'art5' | 'art2rd2' | 'art2rd3', string>;
+/** Pages by `art` and `rd` (`art0`, `art2rd3`, …); a key not given is answered 404. */
+export type Pages = Partial<Record<`art${number}` | `art${number}rd${number}`, string>>;
 
-export function jeddahPages(): Pages {
-  return { art0: page('startingrank'), art5: page('crosstable'), art2rd2: page('r2_live'), art2rd3: page('r3_unpaired') };
+export function jeddahPages() {
+  return { art0: page('startingrank'), art5: page('crosstable'), art2rd1: page('r1'), art2rd2: page('r2_live'), art2rd3: page('r3_unpaired') } satisfies Pages;
 }
 
 /** Virtual time for the courtesy gate: sleeping moves the clock, nothing waits. */

@@ -13,12 +13,11 @@ import { page } from '../../sources/chessresults/pages.js';
 const FETCHED = new Date('2026-08-10T14:10:00Z');
 
 /** The saved Jeddah pages behind the client's interface (no network: these tests are about the adapter). */
-const savedPages = {
-  page: async (_tnr: string, view: ChessResultsView) => {
-    const name = view.art === 0 ? 'startingrank' : view.art === 5 ? 'crosstable' : view.round === 2 ? 'r2_live' : 'r3_unpaired';
-    return { url: `saved:${name}`, html: page(name), fetchedAt: FETCHED };
-  },
-} as unknown as ChessResultsClient;
+const savedPage = async (_tnr: string, view: ChessResultsView) => {
+  const name = view.art === 0 ? 'startingrank' : view.art === 5 ? 'crosstable' : view.round === 1 ? 'r1' : view.round === 2 ? 'r2_live' : 'r3_unpaired';
+  return { url: `saved:${name}`, html: page(name), fetchedAt: FETCHED };
+};
+const savedPages = { page: savedPage, pageIfAny: savedPage } as unknown as ChessResultsClient;
 
 const ctx = { caller: { surface: 'rest', key: 't' }, runtime: { chessResults: savedPages } } as unknown as Ctx;
 
