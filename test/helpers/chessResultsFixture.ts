@@ -22,7 +22,7 @@ export function virtualTiming(): CourtesyTiming & { t: number } {
  * A chess-results stand-in on loopback that serves the saved pages by `art`/`rd`, counting requests
  * in flight so tests can check the courtesy cap.
  */
-export async function chessResultsServer(tnrs: string[], pages: () => Pages = jeddahPages) {
+export async function chessResultsServer(tnrs: string[], pages: (tnr: string) => Pages = jeddahPages) {
   const server = await startFixtureServer();
   const stats = { inFlight: 0, maxInFlight: 0 };
   for (const tnr of tnrs) {
@@ -32,7 +32,7 @@ export async function chessResultsServer(tnrs: string[], pages: () => Pages = je
       await new Promise((r) => setTimeout(r, 2));
       stats.inFlight -= 1;
       const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}` as keyof Pages;
-      const body = pages()[key];
+      const body = pages(tnr)[key];
       if (!body) return void res.writeHead(404).end('not found');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     });
