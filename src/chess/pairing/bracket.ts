@@ -19,6 +19,7 @@ import type { PairingPlayer } from './scoreGroups.js';
 const W_FLOAT = 5e14; // C.5 maximise the number of pairs
 const W_PSD = 1e12; // C.6 minimise the pairing score difference (squared half-points, an approximation)
 const W_NEXT = 1e11; // C.7 downfloaters who cannot be paired in the next bracket
+const W_UNPLAYED = 3e10; // C.9 (2025) the bye assignee: as few unplayed games as possible
 const W_TOP = 1e10; // C.8/C.9 topscorers: colour difference beyond 2, three in a row
 const W_PREF = 1e8; // C.10 colour preferences not granted
 const W_STRONG = 1e6; // C.11 strong colour preferences not granted
@@ -51,6 +52,8 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   const floatPen = players.map((p) => {
     if (opts.last && !p.byeEligible) return Infinity;
     let v = W_FLOAT + W_PSD * sq((p.score - opts.score) * 2 + 2);
+    // In the last bracket the one player left over takes the bye.
+    if (opts.last) v += W_UNPLAYED * p.unplayed;
     if (p.float1 === 'down') v += W_F1;
     if (p.float2 === 'down') v += W_F2;
     return v;

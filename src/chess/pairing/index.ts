@@ -21,6 +21,8 @@ export function pairNextRound(state: TournamentState): Pairing {
   if (players.length < 2) throw new NoLegalPairingError('fewer than two players take part in the round');
   if (!canComplete(players, 20000)) throw new NoLegalPairingError('no pairing avoids rematches for every player');
 
+  restrictByeToLowestScore(players);
+
   const groups = scoreGroups(players);
   const pairs: Array<[PairingPlayer, PairingPlayer]> = [];
   let carried: PairingPlayer[] = [];
@@ -46,6 +48,22 @@ export function pairNextRound(state: TournamentState): Pairing {
     }
   }
   return { boards: orderBoards(pairs, s.initialColour), byes: bye ? [bye.rank] : [] };
+}
+
+/**
+ * With an odd number of players, the pairing-allocated bye goes to a player of the lowest score for which the
+ * rest of the round can still be paired (C.04.3 2025, completion; bbpPairings 6.0.0 fixes this score before
+ * pairing the first bracket). Players above that score lose their eligibility for this round, so every
+ * completion test and the last bracket respect it.
+ */
+function restrictByeToLowestScore(players: PairingPlayer[]): void {
+  if (players.length % 2 === 0) return;
+  const candidates = players.filter((p) => p.byeEligible).sort((a, b) => a.score - b.score || b.rank - a.rank);
+  for (const p of candidates) {
+    if (!canComplete(players.filter((q) => q !== p), 20000)) continue;
+    for (const q of players) if (q.score > p.score) q.byeEligible = false;
+    return;
+  }
 }
 
 /** The engine trusts histories to be mutual; an adapter bug should fail loudly, not pair nonsense. */
