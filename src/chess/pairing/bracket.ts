@@ -87,11 +87,11 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     while (i < n && state[i] !== -2) i++;
     return i;
   };
-  const fixSplit = (i: number) => {
+  const fixSplit = (i: number, size?: number) => {
     const rest: number[] = [];
     for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
     const flags = new Array<boolean>(n).fill(false);
-    rest.slice(0, Math.floor(rest.length / 2)).forEach((j) => (flags[j] = true));
+    rest.slice(0, size ?? Math.floor(rest.length / 2)).forEach((j) => (flags[j] = true));
     inS1 = flags;
   };
   /** Decisions for player i in the rules' generation order: partners (cost, exchange flag), then floating (j = -1). */
@@ -273,7 +273,12 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       // each as pure transpositions; the first split that reaches the target cost is the one the rules pick.
       const rest: number[] = [];
       for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
-      const half = Math.floor(rest.length / 2);
+      // S1 holds as many players as the remainder makes pairs (MaxPairs, C.04.3 B.2), not half of it: when
+      // completion sends some residents down, the players who float are the last of S2.
+      // Every candidate of the target cost makes as many pairs (C.5 dominates), so the remainder's pairs are
+      // the target's less those already decided.
+      const pairsIn = (st: number[]) => st.filter((v, k) => v > k).length;
+      const half = Math.max(0, pairsIn(target.state) - pairsIn(state));
       const splits: number[][] = [rest.slice(0, half)];
       const swaps: Array<[number, number]> = [];
       for (let a = 0; a < half; a++) for (let b = half; b < rest.length; b++) swaps.push([a, b]);
@@ -294,7 +299,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       }
       if (!picked) {
         restricted = false;
-        fixSplit(i);
+        fixSplit(i, half);
         const again = search(crit, exch, target.crit, Infinity, true, 4000);
         if (again) target = again;
       }

@@ -47,7 +47,7 @@ export function pairNextRound(state: TournamentState): Pairing {
       bye = carried[0] ?? null;
     }
   }
-  return { boards: orderBoards(pairs, s.initialColour), byes: bye ? [bye.rank] : [] };
+  return { boards: orderBoards(pairs, s.initialColour, s.roundsPlayed === 0), byes: bye ? [bye.rank] : [] };
 }
 
 /**
@@ -85,16 +85,17 @@ function checkConsistent(s: TournamentState): void {
 }
 
 /** Board order (C.04.2): higher score in the pair, then the lower score, then the higher-ranked player's number. */
-function orderBoards(pairs: Array<[PairingPlayer, PairingPlayer]>, initialColour: Colour): Board[] {
+function orderBoards(pairs: Array<[PairingPlayer, PairingPlayer]>, initialColour: Colour, round1: boolean): Board[] {
   const keyed = pairs.map(([a, b]) => {
     const hi = a.score > b.score || (a.score === b.score && a.rank < b.rank) ? a : b;
     return { a, b, max: Math.max(a.score, b.score), min: Math.min(a.score, b.score), top: hi.rank };
   });
   keyed.sort((x, y) => y.max - x.max || y.min - x.min || x.top - y.top);
   return keyed.map(({ a, b }, i) => {
-    // Round 1 (nobody has a colour yet): the drawing of lots alternates board by board, so the higher-ranked
-    // player takes the initial colour on odd boards, whatever the pairing numbers after absences.
-    const lots = a.colour.pref === null && b.colour.pref === null && a.colour.byRound.every((c) => c === null) && b.colour.byRound.every((c) => c === null);
+    // Round 1: the drawing of lots alternates board by board, so the higher-ranked player takes the initial
+    // colour on odd boards, whatever the pairing numbers after absences. In later rounds two players without a
+    // played game follow E.5 by pairing number (the reference engine's choice on the large set's cases).
+    const lots = round1;
     const hi = a.score > b.score || (a.score === b.score && a.rank < b.rank) ? a : b;
     const hiColour: Colour = i % 2 === 0 ? initialColour : initialColour === 'white' ? 'black' : 'white';
     const ca = lots ? (hi === a ? hiColour : hiColour === 'white' ? 'black' : 'white') : allocate(a, b, initialColour);
