@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseTrf, pairNextRound, type Pairing } from '../../../src/chess/pairing/index.js';
 import { estimatePairings } from '../../../tools/tournaments/estimate_pairings.js';
@@ -7,6 +8,7 @@ import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { chessResultsServer, useClient, type Pages } from '../../helpers/chessResultsFixture.js';
 import { casePages } from '../../helpers/chessResultsRender.js';
 import type { FixtureServer } from '../../helpers/fixtureServer.js';
+import { fixturePath } from '../../helpers/fixtures.js';
 
 /**
  * Read through chess-results pages, the estimate equals the engine fed the case's file: every knownAbsences
@@ -24,6 +26,10 @@ type Answer = {
 const cases = largeCases().filter((c) => c.expected.subset === 'knownAbsences');
 const tnrOf = (c: RefCase) => String(2_000_000 + Number(c.id));
 const pagesByTnr = new Map<string, Pages>(cases.map((c) => [tnrOf(c), casePages(parseTrf(c.trf), c.expected.absentNextRound, tnrOf(c))]));
+/** The saved pair (test/fixtures/sources/chessresults/case0001, SOURCES.md there): case 0001 at round 4 of 8. */
+const SAVED_TNR = '1999999';
+const saved = (name: string) => readFileSync(fixturePath(`sources/chessresults/case0001/${name}.html`), 'utf8').replace(/tnr2000001/g, `tnr${SAVED_TNR}`);
+pagesByTnr.set(SAVED_TNR, { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4'), art2rd5: saved('art2rd5') });
 
 let app: TestApp;
 let server: FixtureServer;
@@ -42,6 +48,71 @@ const seats = (a: Answer): Pairing => ({
   byes: a.byes.map((b) => b.startingRank),
 });
 const absences = (c: RefCase) => c.expected.absentNextRound.map((a) => ({ startingRank: a.player, kind: a.kind === 'H' ? 'halfBye' : 'zeroBye' }));
+
+describe('the saved pages of case 0001 (round 5 of 8 to pair; No. 22 ½, No. 27 0 not paired)', () => {
+  test('the estimate leaves out both, reports their kind, and is bbpPairings’s round exactly', async () => {
+    const before = server.requests.length;
+    const r = await app.call(estimatePairings, { tnr: SAVED_TNR });
+    expect(r.status).toBe(200);
+    const a = r.body as Answer;
+    expect(a.round).toBe(5);
+    expect(a.absent).toEqual([
+      { startingRank: 22, name: 'Test0022 Player0022', kind: 'halfBye' },
+      { startingRank: 27, name: 'Test0027 Player0027', kind: 'zeroBye' },
+    ]);
+    const c = cases.find((x) => x.id === '0001')!;
+    expect(seats(a)).toEqual(c.expected.expected); // 22 boards, no bye (44 of 46 play)
+    // Four requests: starting rank, crosstable, round 4, round 5's not-paired table.
+    expect(server.requests.slice(before).map((q) => new URL(q.path, 'http://x').search.replace(/&zeilen=99999&turdet=YES$/, ''))).toEqual([
+      '?lan=1&art=0',
+      '?lan=1&art=5',
+      '?lan=1&art=2&rd=4',
+      '?lan=1&art=2&rd=5',
+    ]);
+  });
+
+  test('without round 5’s table (a 404), the two are paired and the round shifts: the page is what fixes it', async () => {
+    const tnr = '1999998';
+    pagesByTnr.set(tnr, { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4') });
+    server.route(`/tnr${tnr}.aspx`, (_q, res, url) => {
+      const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}` as keyof Pages;
+      const body = pagesByTnr.get(tnr)![key];
+      if (!body) return void res.writeHead(404).end('not found');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body.replace(/tnr1999999/g, `tnr${tnr}`));
+    });
+    const r = await app.call(estimatePairings, { tnr });
+    expect(r.status).toBe(200);
+    const a = r.body as Answer;
+    expect(a.absent).toEqual([]);
+    expect(a.boards).toHaveLength(23);
+    expect(seats(a).boards).not.toEqual(cases.find((x) => x.id === '0001')!.expected.expected.boards);
+  });
+
+  test('a round-5 page whose table cannot be read is the fixed 502', async () => {
+    const tnr = '1999997';
+    server.route(`/tnr${tnr}.aspx`, (_q, res, url) => {
+      const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}`;
+      const page = { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4'), art2rd5: saved('art2rd5').replace('<th class="CRc">Result</th>', '<th class="CRc">Score</th>') }[key];
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page!.replace(/tnr1999999/g, `tnr${tnr}`));
+    });
+    const r = await app.call(estimatePairings, { tnr });
+    expect(r.status).toBe(502);
+    expect((r.body as { error: string }).error).toMatch(/^the tournament source could not be read \(page layout changed or fetch failed\): pairings: no table with the columns Bo\., White, Result, Black/);
+  });
+
+  test('a round-5 page that already holds a real board (paired after the navigation was read) is the fixed 502', async () => {
+    const tnr = '1999996';
+    server.route(`/tnr${tnr}.aspx`, (_q, res, url) => {
+      const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}`;
+      const rd4AsRd5 = saved('art2rd4').replace(/<h3>Round 4 on /, '<h3>Round 5 on ');
+      const page = { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4'), art2rd5: rd4AsRd5 }[key];
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page!.replace(/tnr1999999/g, `tnr${tnr}`));
+    });
+    const r = await app.call(estimatePairings, { tnr });
+    expect(r.status).toBe(502);
+    expect((r.body as { error: string }).error).toMatch(/round 5 is paired on its page, but the navigation links only 4 rounds$/);
+  });
+});
 
 describe('estimates read from chess-results pages equal the file-fed engine', () => {
   test('later rounds: same boards, colours and bye on every knownAbsences case (270)', async () => {
