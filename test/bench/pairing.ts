@@ -19,6 +19,7 @@ export interface Expected {
   round: number;
   players: number;
   totalRounds: number;
+  initialColour: 'white' | 'black';
   subset: string;
   absentNextRound: Array<{ player: number; kind: 'H' | 'Z' }>;
   expected: Pairing;
