@@ -43,6 +43,8 @@ export interface BracketOptions {
   completes: (floaters: PairingPlayer[]) => boolean;
   /** Residents of the next score group, for C.7. */
   next: PairingPlayer[];
+  /** Nobody below may take the bye, so one of this bracket's downfloaters will: C.7 does not count them as unpaired. */
+  byeFromAbove?: boolean;
   budget?: number;
 }
 
@@ -126,7 +128,8 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   const floatExtra = (floaters: PairingPlayer[]): number | null => {
     if (opts.last && floaters.length > 1) return null;
     if (!opts.completes(floaters)) return null;
-    return W_NEXT * (floaters.length - matchable(floaters, opts.next));
+    const unpaired = floaters.length - matchable(floaters, opts.next);
+    return W_NEXT * Math.max(0, unpaired - (opts.byeFromAbove ? 1 : 0));
   };
   const leafCost = (): number | null => floatExtra(players.filter((_, k) => state[k] === -1));
 

@@ -37,6 +37,7 @@ export function pairNextRound(state: TournamentState): Pairing {
         initialColour: s.initialColour,
         last,
         next: groups[g + 1] ?? [],
+        byeFromAbove: players.length % 2 === 1 && !below.some((p) => p.byeEligible),
         completes: last ? () => true : completer(below),
       }) ?? (last ? null : { pairs: [], floaters: bracket });
     if (!result) throw new NoLegalPairingError('the lowest bracket cannot be completed');
