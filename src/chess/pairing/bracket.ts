@@ -23,8 +23,10 @@ const W_UNPLAYED = 3e10; // C.9 (2025) the bye assignee: as few unplayed games a
 const W_TOP = 1e10; // C.8/C.9 topscorers: colour difference beyond 2, three in a row
 const W_PREF = 1e8; // C.10 colour preferences not granted
 const W_STRONG = 1e6; // C.11 strong colour preferences not granted
-const W_F1 = 1e4; // C.12/C.13 same float as in the previous round
-const W_F2 = 1e2; // C.14/C.15 same float as two rounds before
+const W_F1D = 1e5; // C.12 a downfloater who also floated down in the previous round
+const W_F1U = 1e4; // C.13 an upfloater who also floated up in the previous round
+const W_F2D = 1e3; // C.14 a downfloater who also floated down two rounds before
+const W_F2U = 1e2; // C.15 an upfloater who also floated up two rounds before
 const W_FD1 = 1; // C.18/C.19 score differences (half-points) of repeated floats from the previous round
 /** Single exchanges tried, in order, before falling back to a free search over exchanges. */
 const MAX_EXCHANGES = 40;
@@ -56,8 +58,8 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     let v = W_FLOAT + W_PSD * sq((p.score - opts.score) * 2 + 2);
     // In the last bracket the one player left over takes the bye.
     if (opts.last) v += W_UNPLAYED * p.unplayed;
-    if (p.float1 === 'down') v += W_F1;
-    if (p.float2 === 'down') v += W_F2;
+    if (p.float1 === 'down') v += W_F1D;
+    if (p.float2 === 'down') v += W_F2D;
     return v;
   });
   const isMdp = players.map((p) => p.score > opts.score);
@@ -352,8 +354,8 @@ export function pairPenalty(a: PairingPlayer, b: PairingPlayer, initialColour: C
     const up = a.score > b.score ? b : a;
     const down = up === a ? b : a;
     const d = Math.abs(a.score - b.score) * 2;
-    if (up.float1 === 'up') v += W_F1 + W_FD1 * d;
-    if (up.float2 === 'up') v += W_F2;
+    if (up.float1 === 'up') v += W_F1U + W_FD1 * d;
+    if (up.float2 === 'up') v += W_F2U;
     if (down.float1 === 'down') v += W_FD1 * d;
   }
   return v;
