@@ -27,9 +27,8 @@ const cases = largeCases().filter((c) => c.expected.subset === 'knownAbsences');
 const tnrOf = (c: RefCase) => String(2_000_000 + Number(c.id));
 const pagesByTnr = new Map<string, Pages>(cases.map((c) => [tnrOf(c), casePages(parseTrf(c.trf), c.expected.absentNextRound, tnrOf(c))]));
 /** The saved pair (test/fixtures/sources/chessresults/case0001, SOURCES.md there): case 0001 at round 4 of 8. */
-const SAVED_TNR = '1999999';
-const saved = (name: string) => readFileSync(fixturePath(`sources/chessresults/case0001/${name}.html`), 'utf8').replace(/tnr2000001/g, `tnr${SAVED_TNR}`);
-pagesByTnr.set(SAVED_TNR, { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4'), art2rd5: saved('art2rd5') });
+const saved = (name: string) => readFileSync(fixturePath(`sources/chessresults/case0001/${name}.html`), 'utf8');
+const savedPages = (): Pages => ({ art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4'), art2rd5: saved('art2rd5') });
 
 let app: TestApp;
 let server: FixtureServer;
@@ -38,6 +37,15 @@ beforeAll(async () => {
   ({ server } = await chessResultsServer([...pagesByTnr.keys()], (tnr) => pagesByTnr.get(tnr)!));
   useClient(app, server);
 });
+/** One more tournament number on the fixture server, answering its pages by `art`/`rd`, 404 for any other. */
+function serve(tnr: string, pages: Pages): string {
+  server.route(`/tnr${tnr}.aspx`, (_q, res, url) => {
+    const body = pages[`art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}` as keyof Pages];
+    if (!body) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  return tnr;
+}
 afterAll(async () => {
   await server?.close();
   await app?.close();
@@ -52,7 +60,7 @@ const absences = (c: RefCase) => c.expected.absentNextRound.map((a) => ({ starti
 describe('the saved pages of case 0001 (round 5 of 8 to pair; No. 22 ½, No. 27 0 not paired)', () => {
   test('the estimate leaves out both, reports their kind, and is bbpPairings’s round exactly', async () => {
     const before = server.requests.length;
-    const r = await app.call(estimatePairings, { tnr: SAVED_TNR });
+    const r = await app.call(estimatePairings, { tnr: serve('1999999', savedPages()) });
     expect(r.status).toBe(200);
     const a = r.body as Answer;
     expect(a.round).toBe(5);
@@ -72,15 +80,7 @@ describe('the saved pages of case 0001 (round 5 of 8 to pair; No. 22 ½, No. 27 
   });
 
   test('without round 5’s table (a 404), the two are paired and the round shifts: the page is what fixes it', async () => {
-    const tnr = '1999998';
-    pagesByTnr.set(tnr, { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4') });
-    server.route(`/tnr${tnr}.aspx`, (_q, res, url) => {
-      const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}` as keyof Pages;
-      const body = pagesByTnr.get(tnr)![key];
-      if (!body) return void res.writeHead(404).end('not found');
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body.replace(/tnr1999999/g, `tnr${tnr}`));
-    });
-    const r = await app.call(estimatePairings, { tnr });
+    const r = await app.call(estimatePairings, { tnr: serve('1999998', { ...savedPages(), art2rd5: undefined }) });
     expect(r.status).toBe(200);
     const a = r.body as Answer;
     expect(a.absent).toEqual([]);
@@ -89,26 +89,15 @@ describe('the saved pages of case 0001 (round 5 of 8 to pair; No. 22 ½, No. 27 
   });
 
   test('a round-5 page whose table cannot be read is the fixed 502', async () => {
-    const tnr = '1999997';
-    server.route(`/tnr${tnr}.aspx`, (_q, res, url) => {
-      const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}`;
-      const page = { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4'), art2rd5: saved('art2rd5').replace('<th class="CRc">Result</th>', '<th class="CRc">Score</th>') }[key];
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page!.replace(/tnr1999999/g, `tnr${tnr}`));
-    });
-    const r = await app.call(estimatePairings, { tnr });
+    const renamed = saved('art2rd5').replace('<th class="CRc">Result</th>', '<th class="CRc">Score</th>');
+    const r = await app.call(estimatePairings, { tnr: serve('1999997', { ...savedPages(), art2rd5: renamed }) });
     expect(r.status).toBe(502);
     expect((r.body as { error: string }).error).toMatch(/^the tournament source could not be read \(page layout changed or fetch failed\): pairings: no table with the columns Bo\., White, Result, Black/);
   });
 
   test('a round-5 page that already holds a real board (paired after the navigation was read) is the fixed 502', async () => {
-    const tnr = '1999996';
-    server.route(`/tnr${tnr}.aspx`, (_q, res, url) => {
-      const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}`;
-      const rd4AsRd5 = saved('art2rd4').replace(/<h3>Round 4 on /, '<h3>Round 5 on ');
-      const page = { art0: saved('art0'), art5: saved('art5'), art2rd4: saved('art2rd4'), art2rd5: rd4AsRd5 }[key];
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page!.replace(/tnr1999999/g, `tnr${tnr}`));
-    });
-    const r = await app.call(estimatePairings, { tnr });
+    const rd4AsRd5 = saved('art2rd4').replace(/<h3>Round 4 on /, '<h3>Round 5 on ');
+    const r = await app.call(estimatePairings, { tnr: serve('1999996', { ...savedPages(), art2rd5: rd4AsRd5 }) });
     expect(r.status).toBe(502);
     expect((r.body as { error: string }).error).toMatch(/round 5 is paired on its page, but the navigation links only 4 rounds$/);
   });
