@@ -279,9 +279,8 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       const rest: number[] = [];
       for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
       // S1 holds as many players as the remainder makes pairs (MaxPairs, C.04.3 B.2), not half of it: when
-      // completion sends some residents down, the players who float are the last of S2.
-      // Every candidate of the target cost makes as many pairs (C.5 dominates), so the remainder's pairs are
-      // the target's less those already decided.
+      // completion sends some residents down, the players who float are the last of S2. Every candidate of
+      // the target cost makes as many pairs (C.5 dominates), so that is the target's less those decided.
       const pairsIn = (st: number[]) => st.filter((v, k) => v > k).length;
       const half = Math.max(0, pairsIn(target.state) - pairsIn(state));
       const splits: number[][] = [rest.slice(0, half)];
