@@ -1,4 +1,5 @@
 import { allocate, type Colour, STRONG } from './colours.js';
+import { maxPairCount } from './byes.js';
 import { canMeet } from './compatibility.js';
 import type { PairingPlayer } from './scoreGroups.js';
 
@@ -127,11 +128,20 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       else floats--;
     }
   };
+  const nextMemo = new Map<string, number>();
+  const nextPairs = (floaters: PairingPlayer[]) => {
+    const key = floaters.map((f) => f.rank).join();
+    let v = nextMemo.get(key);
+    if (v === undefined) nextMemo.set(key, (v = maxPairCount([...floaters, ...opts.next])));
+    return v;
+  };
   const floatExtra = (floaters: PairingPlayer[]): number | null => {
     if (opts.last && floaters.length > 1) return null;
     if (!opts.completes(floaters)) return null;
-    const unpaired = floaters.length - matchable(floaters, opts.next);
-    return W_NEXT * Math.max(0, unpaired - (opts.byeFromAbove ? 1 : 0));
+    if (floaters.length === 0 || opts.next.length === 0) return 0;
+    // C.7: as many pairs as possible in the next bracket (its residents and these floaters).
+    const size = floaters.length + opts.next.length - (opts.byeFromAbove ? 1 : 0);
+    return W_NEXT * Math.max(0, Math.floor(size / 2) - nextPairs(floaters));
   };
   const leafCost = (): number | null => floatExtra(players.filter((_, k) => state[k] === -1));
 
@@ -374,25 +384,4 @@ function colourCost(p: PairingPlayer, c: Colour): number {
     if (Math.abs(diff) > 2 || threeInRow) v += W_TOP;
   }
   return v;
-}
-
-/** How many floaters can each meet a different player of the next group (bipartite augmenting paths). */
-function matchable(floaters: PairingPlayer[], next: PairingPlayer[]): number {
-  if (floaters.length === 0 || next.length === 0) return 0;
-  const owner = new Map<number, number>();
-  const tryAssign = (f: number, seen: Set<number>): boolean => {
-    for (let j = 0; j < next.length; j++) {
-      if (seen.has(j) || !canMeet(floaters[f], next[j])) continue;
-      seen.add(j);
-      const o = owner.get(j);
-      if (o === undefined || tryAssign(o, seen)) {
-        owner.set(j, f);
-        return true;
-      }
-    }
-    return false;
-  };
-  let m = 0;
-  for (let f = 0; f < floaters.length; f++) if (tryAssign(f, new Set())) m++;
-  return m;
 }

@@ -11,8 +11,8 @@ import { agreement, AGREEMENT_COLUMNS, agreementRows, whatIfRows, type CaseOutco
  * in child processes (test/bench/pairingShard.ts); the agreement is printed by group, as
  * `npm run bench -- pairing` prints it.
  *
- * Issue 26's targets are 99.8% of pairs and 98% of cases exact; the engine reaches 99.49% and 96.53% (52 cases
- * differ, all later rounds, 41 in the last two), so those two are asserted at what it reaches, as floors
+ * Issue 26's targets are 99.8% of pairs and 98% of cases exact; the engine reaches 99.51% and 96.60% (51 cases
+ * differ, all later rounds, 39 in the last two), so those two are asserted at what it reaches, as floors
  * that catch a regression. Round 1 (100%) and the what-if target (99%) are the issue's own figures.
  */
 const run = promisify(execFile);
@@ -37,8 +37,8 @@ describe('agreement with the large reference set (bbpPairings 6.0.0, FIDE C.04.3
     expect(cases).toHaveLength(1500);
     expect(cases.filter((o) => o.error).map((o) => `${o.id}: ${o.error}`)).toEqual([]);
     const a = agreement(cases);
-    expect(a.pairsPct).toBeGreaterThanOrEqual(99.48);
-    expect(a.wholePct).toBeGreaterThanOrEqual(96.5);
+    expect(a.pairsPct).toBeGreaterThanOrEqual(99.5);
+    expect(a.wholePct).toBeGreaterThanOrEqual(96.6);
     expect(agreement(cases.filter((o) => o.round1)).wholePct).toBe(100);
 
     expect(whatIf).toHaveLength(600);
