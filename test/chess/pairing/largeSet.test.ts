@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { formatTable } from '../../bench/table.js';
@@ -16,12 +17,13 @@ import { agreement, AGREEMENT_COLUMNS, agreementRows, whatIfRows, type CaseOutco
  * that catch a regression. Round 1 (100%) and the what-if target (99%) are the issue's own figures.
  */
 const run = promisify(execFile);
+const SHARD = fileURLToPath(new URL('../../bench/pairingShard.ts', import.meta.url));
 
 async function runShards(): Promise<{ cases: CaseOutcome[]; whatIf: WhatIfOutcome[] }> {
   const count = Math.max(1, Math.min(4, availableParallelism()));
   const outs = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      run(process.execPath, ['--import', 'tsx', 'test/bench/pairingShard.ts', String(i), String(count)], { maxBuffer: 256 * 1024 * 1024 }),
+      run(process.execPath, ['--import', 'tsx', SHARD, String(i), String(count)], { maxBuffer: 256 * 1024 * 1024 }),
     ),
   );
   const parts = outs.map((o) => JSON.parse(o.stdout) as { cases: CaseOutcome[]; whatIf: WhatIfOutcome[] });
