@@ -4,7 +4,8 @@
  * CFP_ENGINE_NODES, CFP_ENGINE_MULTIPV, CFP_ENGINE_HASH_MB; or CFP_STOCKFISH), one engine walking each game from
  * `ucinewgame` so a review is reproducible from what it records, and writes the engine output to
  * data/demo/reviews.json.gz. Rerun it after a change to the engine or to how positions are searched: each review
- * records its engine and budget, so an older file stays valid until then. About 20 CPU seconds a game.
+ * records its engine and budget, so an older file stays valid until then. About 20 CPU seconds a game; the file is
+ * rewritten after each game, so a run stopped part-way ships the games it finished (the seeder queues the rest).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,15 +30,15 @@ try {
   const { user } = await seedDemo(deps, { games: GAMES, seed: SEED, log: () => {} });
   const picked = demoReviewCandidates({ store: deps.store, user });
   const reviews = [];
+  mkdirSync(dirname(SHIPPED_REVIEWS_FILE), { recursive: true });
+  const made = { command: 'npm run demo:reviews', seed: SEED, games: GAMES, engines: 1 as const };
+  // Written after each game: a run stopped part-way keeps the games it finished (the seeder queues the others).
   for (const c of picked) {
     const t = Date.now();
     reviews.push(await pool.analyse(c.startFen, c.movesUci, () => new Date().toISOString(), { engines: 1 }));
-    console.error(`reviewed ${c.row.sourceId} (${c.movesUci.length} plies) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    writeFileSync(SHIPPED_REVIEWS_FILE, gzipSync(encodeShipped({ made, reviews }), { level: 9 }));
+    console.error(`reviewed ${c.row.sourceId} (${c.movesUci.length} plies) in ${((Date.now() - t) / 1000).toFixed(1)} s; ${reviews.length} in ${SHIPPED_REVIEWS_FILE}`);
   }
-  mkdirSync(dirname(SHIPPED_REVIEWS_FILE), { recursive: true });
-  const made = { command: 'npm run demo:reviews', seed: SEED, games: GAMES, engines: 1 as const };
-  writeFileSync(SHIPPED_REVIEWS_FILE, gzipSync(encodeShipped({ made, reviews }), { level: 9 }));
-  console.error(`wrote ${reviews.length} review(s) to ${SHIPPED_REVIEWS_FILE}`);
 } finally {
   await pool.close();
   await deps.runtime.close();

@@ -21,18 +21,22 @@ afterEach(async () => {
 });
 
 describe("the demo's shipped reviews", { timeout: 300_000 }, () => {
-  test('seeding the default demo stores them as finished reviews: reviewed games at once, nothing queued', async () => {
-    expect(SHIPPED.size).toBe(DEMO_REVIEWS);
+  test('seeding the default demo stores them as finished reviews at once and queues only the games not shipped', async () => {
+    expect(SHIPPED.size).toBeGreaterThanOrEqual(1);
+    expect(SHIPPED.size).toBeLessThanOrEqual(DEMO_REVIEWS);
     app = makeTestApp();
     const { user } = await seedDemo(app.deps, { log: () => {} }); // serve --demo's defaults: 500 games, seed 1
     const picked = demoReviewCandidates({ store: app.deps.store, user });
-    expect(picked.map((c) => c.key).sort()).toEqual([...SHIPPED.keys()].sort());
-    for (const c of picked) {
+    expect(picked).toHaveLength(DEMO_REVIEWS);
+    // The file holds the first candidates, in the seeder's order (scripts/demoReviews.ts reviews them in turn).
+    expect([...SHIPPED.keys()]).toEqual(picked.slice(0, SHIPPED.size).map((c) => c.key));
+    for (const c of picked.slice(0, SHIPPED.size)) {
       const review = ownerReview(app.deps.store, user.id, c.key)!;
       expect(review.engine).toMatch(/^Stockfish /);
       expect(review.derivation.plies).toHaveLength(c.movesUci.length);
     }
-    expect(app.deps.store.db.select().from(reviewJobs).all()).toEqual([]);
+    const jobs = app.deps.store.db.select().from(reviewJobs).all();
+    expect(jobs.map((j) => j.movesKey).sort()).toEqual(picked.slice(SHIPPED.size).map((c) => c.key).sort());
   });
 
   test("a shipped review is the engine's own output: its first moves searched again at its recorded settings give the same lines", async () => {

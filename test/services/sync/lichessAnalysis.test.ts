@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectSource } from '../../../src/services/connections.js';
+import { connectSource } from '../../../src/services/sync/connections.js';
 import { ownerReview } from '../../../src/services/review/records.js';
 import { syncConnection } from '../../../src/services/sync/index.js';
 import { games, reviewJobs } from '../../../src/store/schema/index.js';
