@@ -24,7 +24,7 @@ function imported(g: unknown) {
 const derived = new Map<string, ReturnType<typeof deriveAll>>();
 const derive = (g: { id: string }) => derived.get(g.id) ?? derived.set(g.id, deriveAll(imported(g))).get(g.id)!;
 
-describe("lichess's own review, from the export's analysis", () => {
+describe("lichess's own review, from the export's analysis", { timeout: 180_000 }, () => {
   test('every ply carries lichess\'s judgment; ACPL and accuracy are lichess\'s published figures (all 40 games, both sides)', () => {
     let plies = 0;
     for (const g of GAMES) {
