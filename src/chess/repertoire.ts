@@ -46,6 +46,44 @@ function countLeaves(book: RepertoireBook): number {
   return Object.values(book.positions).filter((p) => Object.keys(p.moves).length === 0).length;
 }
 
+/** One game's movetext, its variations included, into the book. */
+function addMovetext(book: RepertoireBook, movetext: string, firstLine: number, where: string): void {
+  // The board of each open variation level: the position now and the one before its last move.
+  let board = new Chess();
+  let before: string | null = null;
+  let ply = 0;
+  const stack: Array<{ fen: string; before: string | null; ply: number }> = [];
+  for (const tok of tokenize(movetext, firstLine)) {
+    if (tok.kind === 'open') {
+      if (before === null) throw new PgnError('unparseable', `${where}: a variation opens before any move`);
+      stack.push({ fen: board.fen(), before, ply });
+      board = new Chess(before);
+      before = null;
+      ply -= 1;
+    } else if (tok.kind === 'close') {
+      const top = stack.pop();
+      if (!top) throw new PgnError('unparseable', `${where}: a ) closes no variation`);
+      board = new Chess(top.fen);
+      before = top.before;
+      ply = top.ply;
+    } else if (tok.kind === 'move') {
+      const fen = board.fen();
+      const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
+      if (typeof mv === 'string') throw new PgnError('illegal-move', `${where}: ${tok.text} at ply ${ply + 1} is not legal in that position`);
+      ply += 1;
+      addMove(book, positionKey(fen), mv.san, positionKey(board.fen()), ply);
+      before = fen;
+    }
+  }
+  if (stack.length) throw new PgnError('unparseable', `${where}: a ( variation is never closed`);
+}
+
+function finished(book: RepertoireBook): RepertoireBook {
+  book.lines = countLeaves(book);
+  if (book.maxPly === 0) throw new PgnError('moveless', 'the repertoire has no moves');
+  return book;
+}
+
 /**
  * The positions of a PGN with variations (standard 8.2.5: a variation replaces the move before it),
  * one or several games, every game from the standard start. Throws PgnError naming an illegal move.
@@ -70,43 +108,16 @@ export function repertoireFromPgn(text: string): RepertoireBook {
       }
       if (!inHeaders) movetext.push(line.trim().startsWith('%') ? '' : line);
     }
-    // The board of each open variation level: the position now and the one before its last move.
-    let board = new Chess();
-    let before: string | null = null;
-    let ply = 0;
-    const stack: Array<{ fen: string; before: string | null; ply: number }> = [];
-    for (const tok of tokenize(movetext.join('\n'), firstLine)) {
-      if (tok.kind === 'open') {
-        if (before === null) throw new PgnError('unparseable', `game ${g + 1}: a variation opens before any move`);
-        stack.push({ fen: board.fen(), before, ply });
-        board = new Chess(before);
-        before = null;
-        ply -= 1;
-      } else if (tok.kind === 'close') {
-        const top = stack.pop();
-        if (!top) throw new PgnError('unparseable', `game ${g + 1}: a ) closes no variation`);
-        board = new Chess(top.fen);
-        before = top.before;
-        ply = top.ply;
-      } else if (tok.kind === 'move') {
-        const fen = board.fen();
-        const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
-        if (typeof mv === 'string') throw new PgnError('illegal-move', `game ${g + 1}: ${tok.text} at ply ${ply + 1} is not legal in that position`);
-        ply += 1;
-        addMove(book, positionKey(fen), mv.san, positionKey(board.fen()), ply);
-        before = fen;
-      }
-    }
-    if (stack.length) throw new PgnError('unparseable', `game ${g + 1}: a ( variation is never closed`);
+    addMovetext(book, movetext.join('\n'), firstLine, `game ${g + 1}`);
   }
-  book.lines = countLeaves(book);
-  if (book.maxPly === 0) throw new PgnError('moveless', 'the repertoire has no moves');
-  return book;
+  return finished(book);
 }
 
 /** Lines typed in, each SAN from move 1 ("e4 e5 Nf3"; move numbers allowed): the same book as a PGN of them. */
 export function repertoireFromLines(lines: readonly string[]): RepertoireBook {
-  return repertoireFromPgn(lines.map((l) => `${l.trim()} *`).join('\n\n'));
+  const book = emptyBook();
+  for (const [i, line] of lines.entries()) addMovetext(book, line, 1, `line ${i + 1}`);
+  return finished(book);
 }
 
 /** Where a game stands against a repertoire of `colour`. */
