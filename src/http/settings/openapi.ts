@@ -8,6 +8,8 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The session cookie came from another origin (Origin check); use a bearer token',
   404: 'Not found (identical for unknown ids and ids of another account)',
   409: 'A sync is already running for this account',
+  429: 'Too many requests: the Retry-After header says when to try again',
+  503: 'The rate limiter is unavailable; nothing was done',
   415: 'Content-Type must be application/json',
 };
 
@@ -28,14 +30,24 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
     const input = zodJsonSchema(route.input, 'input');
     const inPath = new Set(pathParams(route.path));
     const props = input.properties ?? {};
-    const parameters = [...inPath].map((name) => ({
-      name,
-      in: 'path',
-      required: true,
-      description: (props[name] as JsonSchema | undefined)?.description,
-      schema: { ...(props[name] as JsonSchema), description: undefined },
-    }));
-    const bodyProps = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.has(name)));
+    const inQuery = new Set(route.query ?? []);
+    const parameters = [
+      ...[...inPath].map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        description: (props[name] as JsonSchema | undefined)?.description,
+        schema: { ...(props[name] as JsonSchema), description: undefined },
+      })),
+      ...[...inQuery].map((name) => ({
+        name,
+        in: 'query',
+        required: (input.required ?? []).includes(name),
+        description: (props[name] as JsonSchema | undefined)?.description,
+        schema: { ...(props[name] as JsonSchema), description: undefined },
+      })),
+    ];
+    const bodyProps = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.has(name) && !inQuery.has(name)));
     const takesBody = route.method === 'POST' || route.method === 'PUT';
     const bodyRequired = (input.required ?? []).filter((n) => !inPath.has(n));
     const name = `${pascal(route.operationId)}Result`;
@@ -52,7 +64,7 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
         operationId: route.operationId,
         summary: route.summary,
         description: route.description,
-        tags: ['settings'],
+        tags: [route.tag ?? 'settings'],
         ...(parameters.length ? { parameters } : {}),
         ...(takesBody && Object.keys(bodyProps).length
           ? {

@@ -38,7 +38,8 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
         if (route.access === 'public' && req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) return fail(res, 403, crossOriginMessage);
         if (takesBody && hasBody(req) && !req.is('application/json')) return fail(res, 415, 'Content-Type must be application/json');
         if (!takesBody && hasBody(req)) return fail(res, 400, `${route.method} takes no request body`);
-        if (Object.keys(req.query).length) return fail(res, 400, `unexpected query parameter(s): ${Object.keys(req.query).join(', ')}`);
+        const unexpected = Object.keys(req.query).filter((k) => !route.query?.includes(k));
+        if (unexpected.length) return fail(res, 400, `unexpected query parameter(s): ${unexpected.join(', ')}`);
         next();
       },
       ...(takesBody ? [json] : []),
@@ -53,6 +54,11 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
         if (clash) return fail(res, 400, `unexpected field(s): ${clash} (it belongs in the path)`);
         const input: Record<string, unknown> = { ...body };
         for (const p of params) input[p] = req.params[p];
+        for (const q of route.query ?? []) {
+          const v = req.query[q];
+          if (Array.isArray(v)) return fail(res, 400, `query parameter ${q} given more than once`);
+          if (v !== undefined) input[q] = v;
+        }
         const parsed = route.input.safeParse(input);
         if (!parsed.success) return fail(res, 400, describeIssues(parsed.error));
         const ctx: SettingsCtx = {

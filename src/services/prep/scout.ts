@@ -109,6 +109,8 @@ export class ScoutRuns {
   /** Stops fetches in progress (server shutdown); what they stored stays. */
   stop(): void {
     this.controller.abort();
+    // A later app on the same store gets a fresh runner.
+    if (runners.get(this.deps.store) === this) runners.delete(this.deps.store);
   }
 
   private async fetch(scoutId: string, run: Run): Promise<void> {
