@@ -6,6 +6,7 @@ import { gamesPage } from './pages/games.js';
 import { insightsPage, openingsPage } from './pages/insights.js';
 import { libraryGamePage, libraryPage } from './pages/library.js';
 import { overviewPage } from './pages/overview.js';
+import { prepPage } from './pages/prep.js';
 import { settingsPage } from './pages/settings.js';
 import { signInPage } from './pages/signin.js';
 import { tournamentsPage } from './pages/tournaments.js';
@@ -23,6 +24,7 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/library$/, libraryPage, 'Library'],
   [/^\/library\/(?<slug>[^/]+)$/, libraryGamePage, 'Library game'],
   [/^\/tournaments$/, tournamentsPage, 'Tournaments'],
+  [/^\/prep$/, prepPage, 'Prep'],
   [/^\/settings$/, settingsPage, 'Settings'],
 ];
 
@@ -35,6 +37,7 @@ const NAV: Array<[string, string]> = [
   ['/coaching', 'Coaching'],
   ['/library', 'Library'],
   ['/tournaments', 'Tournaments'],
+  ['/prep', 'Prep'],
   ['/settings', 'Settings'],
 ];
 
