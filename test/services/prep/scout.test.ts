@@ -166,6 +166,50 @@ describe('scouting a lichess player', () => {
     expect(() => ownScout(b.ctx, 'siteB', 'nobody')).toThrow(/no scout of siteB player nobody/);
   });
 
+  test('one request at a time per source, whoever asks; a start while a fetch runs joins it', async () => {
+    let open = 0;
+    let most = 0;
+    server.intercept(async (_req, res, url) => {
+      if (!url.pathname.startsWith('/api/games/user/')) return false;
+      open += 1;
+      most = Math.max(most, open);
+      await new Promise((r) => setTimeout(r, 100));
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      for (const l of served) res.write(l + '\n');
+      res.end();
+      open -= 1;
+      return true;
+    });
+    const a = app.addUser();
+    const b = app.addUser();
+    runs.start(a.user.id, 'siteB', 'RivalX');
+    runs.start(b.user.id, 'siteB', 'SomeoneElse');
+    runs.start(a.user.id, 'siteB', 'rivalx'); // joins A's queued fetch: no second request, no second charge
+    await runs.settled(a.user.id, 'siteB', 'rivalx');
+    await runs.settled(b.user.id, 'siteB', 'someoneelse');
+    expect(most).toBe(1);
+    expect(server.requests.map((r) => r.path.split('?')[0])).toEqual(['/api/games/user/rivalx', '/api/games/user/someoneelse']);
+  });
+
+  test("a 429 waits lichess's minute, whatever Retry-After says, and repeats the request", async () => {
+    const waits: number[] = [];
+    runs.stop();
+    runs = new ScoutRuns(app.deps, { sleep: async (ms) => void waits.push(ms) });
+    setScoutRuns(app.deps, runs);
+    let refused = false;
+    server.intercept((_req, res, url) => {
+      if (!url.pathname.startsWith('/api/games/user/') || refused) return false;
+      refused = true;
+      res.writeHead(429, { 'retry-after': '5' }).end();
+      return true;
+    });
+    const { ctx } = app.addUser();
+    const row = await scout(ctx);
+    // https://lichess.org/api, "Rate limiting": wait a full minute after a 429.
+    expect(waits).toEqual([60_000]);
+    expect(runs.statusOf(row)).toMatchObject({ state: 'ok', games: 6, lastFetch: { requests: 2 } });
+  });
+
   test('a player lichess does not know is an error on the scout, nothing stored', async () => {
     const { ctx } = app.addUser();
     server.route('prefix:/api/games/user/', (_req, res) => void res.writeHead(404).end());
