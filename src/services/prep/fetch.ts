@@ -7,6 +7,8 @@ import { parseLichessGame } from '../../sources/lichess/parse.js';
 import type { SourceRecord } from '../../sources/types.js';
 import { defaultSleep } from '../sync/types.js';
 import { LICHESS_429_WAIT_MS } from '../sync/lichess.js';
+// As the sync: a month checked SETTLE_MS after it ended is final.
+import { monthEnd, SETTLE_MS } from '../sync/chesscom.js';
 import type { ScoutGameRow, ScoutRow } from './scoutStore.js';
 
 export interface FetchProgress {
@@ -118,12 +120,6 @@ interface ChesscomScoutCursor {
   months?: Record<string, { etag: string | null; lastModified: string | null; checkedAt: string }>;
 }
 
-// As the sync (src/services/sync/chesscom.ts): a month checked this long after it ended is final.
-const SETTLE_MS = 2 * 86_400_000;
-const monthEnd = (month: string) => {
-  const [y, m] = month.split('/').map(Number);
-  return Date.UTC(y, m, 1);
-};
 
 /**
  * chess.com: the monthly archives of the window, newest first, until `maxGames` games are read. A month
