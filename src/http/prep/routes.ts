@@ -117,7 +117,6 @@ export const PREP_ROUTES: readonly SettingsRoute[] = [
     path: `${PLAYER}/openings/{colour}`,
     access: 'signed-in',
     tag: 'prep',
-    query: ['moves'],
     input: TreeInput,
     output: ScoutTree,
     errors: [400, 401, 403, 404, 429, 503],

@@ -32,8 +32,6 @@ export interface SettingsRoute<I extends z.ZodType = z.ZodType, O extends z.ZodT
   path: `/api/v1/settings${string}` | `/api/v1/prep${string}`;
   /** The OpenAPI tag (default `settings`; the preparation routes have their own, issue 29). */
   tag?: string;
-  /** Input fields read from the query string (GET); any other query parameter is refused. */
-  query?: readonly string[];
   /** 'public': sign-in only; everything else needs a session or a bearer token. */
   access: 'public' | 'signed-in';
   input: I;
