@@ -6,6 +6,7 @@ import type { Analyser } from '../../engine/pool.js';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/db.js';
 import { reviewJobs } from '../../store/schema/index.js';
+import { OwnerPositionMemos } from './positionMemo.js';
 import { engineOutput, grantReview, ownerReview, refreshDerivations, saveAnalysis, backfillOwnerReviews } from './records.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
@@ -53,6 +54,8 @@ export class ReviewQueue {
   /** Idle worker loops sleeping until a job is enqueued or an engine is freed. */
   private wakers = new Set<() => void>();
   private listeners = new Set<() => void>();
+  /** Positions this process searched, one memo per owner (never shared across owners). */
+  private readonly memos = new OwnerPositionMemos();
 
   constructor(
     private readonly store: Store,
@@ -199,12 +202,16 @@ export class ReviewQueue {
     const beat = setInterval(() => this.heartbeat(job.id), HEARTBEAT_MS);
     beat.unref?.();
     try {
-      // Engine output already stored for these moves (another subject or owner) is reused; the
-      // owner's review is still their own row with their own time.
+      // Stored engine output is reused only when this owner already holds a review of these moves
+      // (a duplicate job): another owner's review is never a shortcut, so a review of moves someone
+      // else reviewed costs the asker the same engine run, the same wait and the same answer as any
+      // fresh line (issue 30 item 3; README, "Reviews"). Positions are searched from a clean hash,
+      // so the fresh run's output equals what is stored (first writer wins in saveAnalysis).
       const analysis =
-        engineOutput(this.store, job.movesKey) ??
+        (ownerReview(this.store, job.userId, job.movesKey) ? engineOutput(this.store, job.movesKey) : null) ??
         (await analyser.analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString(), {
           engines: this.waitingJobs() > 0 ? 1 : undefined,
+          memo: this.memos.for(job.userId),
         }));
       this.complete(job, analysis);
     } catch (err) {
