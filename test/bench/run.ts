@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   engine: () => import('./engine.js'),
   judgments: () => import('./judgments.js'),
   review: () => import('./review.js'),
+  fidelity: () => import('./fidelity.js'),
 };
 
 const only = process.argv.slice(2);
