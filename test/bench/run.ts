@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   judgments: () => import('./judgments.js'),
   review: () => import('./review.js'),
   fidelity: () => import('./fidelity.js'),
+  crossowner: () => import('./crossOwner.js'),
 };
 
 const only = process.argv.slice(2);
