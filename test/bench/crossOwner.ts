@@ -5,7 +5,7 @@ import { movesKey, replaySan, START_FEN } from '../../src/chess/pgn.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { EnginePool } from '../../src/engine/pool.js';
-import { createUser } from '../../src/services/accounts.js';
+import { createUser } from '../../src/services/accounts/accounts.js';
 import { ReviewQueue, insertReviewJob } from '../../src/services/review/queue.js';
 import { ownerReview } from '../../src/services/review/records.js';
 import { openStore, storeFile } from '../../src/store/db.js';

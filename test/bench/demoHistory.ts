@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createAppDeps, closeAppDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/index.js';
-import { fullGameMoves } from '../../src/services/gameMoves.js';
+import { fullGameMoves } from '../../src/services/games/gameMoves.js';
 import { games } from '../../src/store/schema/index.js';
 
 /** The demo owner's games (seed 7, `n` games), oldest first, as move lists: for the position reuse measure. */
