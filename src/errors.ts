@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 /**
  * The one error type every layer throws. Facades map it to `{error}` with its status
  * (REST) or to an `isError` tool result carrying the same body (MCP).
@@ -41,4 +42,16 @@ export function rateLimited(retryAfterSeconds: number, bucket: string): ApiError
   return new ApiError(429, `rate limit reached (${bucket}); retry after ${seconds} s`, {
     'Retry-After': String(seconds),
   });
+}
+
+/** "`field`: message" for the first few issues, so the caller knows which input to fix. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path.length ? i.path.join('.') : 'input';
+      if (i.code === 'unrecognized_keys') return `unexpected field(s): ${i.keys.join(', ')}`;
+      return `${path}: ${i.message}`;
+    })
+    .join('; ');
 }

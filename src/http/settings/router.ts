@@ -3,7 +3,7 @@ import { pathParams } from '../../../tools/defineTool.js';
 import { bearerToken, verifyToken } from '../../auth/tokens.js';
 import type { AppDeps } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
-import { describeIssues } from '../../facade/invoke.js';
+import { describeIssues } from '../../errors.js';
 import { zodJsonSchema } from '../../../tools/jsonSchema.js';
 import { expressPath } from '../pathMatch.js';
 import { hasBody } from '../../facade/http.js';
