@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { pathParams } from '../../../tools/defineTool.js';
 import { bearerToken, verifyToken } from '../../auth/tokens.js';
 import type { AppDeps } from '../../context.js';
-import { ApiError, Messages } from '../../errors.js';
+import { ApiError, asApiError, Messages } from '../../errors.js';
 import { describeIssues } from '../../facade/invoke.js';
 import { expressPath } from '../pathMatch.js';
 import { hasBody } from '../rest.js';
@@ -70,7 +70,8 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
           // Nothing the settings API answers may be cached: tokens are shown once, statuses change.
           res.status(route.status ?? 200).set('Cache-Control', 'no-store').json(result);
         } catch (err) {
-          if (err instanceof ApiError) return fail(res, err.status, err.message, err.headers);
+          const known = asApiError(err);
+          if (known) return fail(res, known.status, known.message, known.headers);
           console.error(`[${route.operationId}]`, err);
           fail(res, 500, 'internal error; the server log has details');
         }
