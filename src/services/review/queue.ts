@@ -326,9 +326,11 @@ export class ReviewQueue {
     if (this.running) return;
     this.running = true;
     this.stopping = false;
-    // Older stores: per-owner review rows and current derivations, from what is stored (no engine).
-    backfillOwnerReviews(this.store);
-    void refreshDerivations(this.store, () => this.stopping).catch((err) => console.error('[reviews] derivation refresh failed', err));
+    // Older stores: per-owner review rows and current derivations, from what is stored (no engine);
+    // waiting out another process's write lock without holding up the start.
+    void this.written(() => backfillOwnerReviews(this.store))
+      .then(() => refreshDerivations(this.store, () => this.stopping))
+      .catch((err) => console.error('[reviews] derivation refresh failed', err));
     this.loops = Array.from({ length: this.workers }, () => this.workerLoop());
   }
 
