@@ -6,7 +6,7 @@ import { ApiError, asApiError, Messages } from '../../errors.js';
 import { describeIssues } from '../../facade/invoke.js';
 import { expressPath } from '../pathMatch.js';
 import { hasBody } from '../rest.js';
-import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
+import { clearedSessionCookie, crossOriginMessage, fromAnotherSite, sameOrigin, sessionCookie } from '../sessionAuth.js';
 import type { SettingsCtx, SettingsRoute } from './route.js';
 import type { SyncRuns } from './syncRuns.js';
 
@@ -34,8 +34,9 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
     router[method](
       expressPath(route.path),
       (req: Request, res: Response, next: NextFunction) => {
-        // Sign-in sets a cookie: a browser on another origin may not ask for one (login CSRF).
-        if (route.access === 'public' && req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) return fail(res, 403, crossOriginMessage);
+        // Sign-in sets a cookie: a browser on another origin may not ask for one (login CSRF), whether
+        // it says so by Origin or only by Fetch Metadata.
+        if (route.access === 'public' && ((req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) || fromAnotherSite(req))) return fail(res, 403, crossOriginMessage);
         if (takesBody && hasBody(req) && !req.is('application/json')) return fail(res, 415, 'Content-Type must be application/json');
         if (!takesBody && hasBody(req)) return fail(res, 400, `${route.method} takes no request body`);
         if (Object.keys(req.query).length) return fail(res, 400, `unexpected query parameter(s): ${Object.keys(req.query).join(', ')}`);
