@@ -146,6 +146,17 @@ export const ReviewQueueStatus = z
         }),
       )
       .describe('Queued and running reviews, oldest first'),
+    failedRecently: z
+      .array(
+        z.object({
+          jobId: z.string(),
+          subjectKind: z.enum(['game', 'study']),
+          subjectId: z.string().describe('Game or study-game id'),
+          finishedAt: Timestamp.nullable(),
+          note: z.string().describe('Why it failed (abandoned after its process stopped three times included), and the next step'),
+        }),
+      )
+      .describe('The latest failed reviews (up to 10) whose subject has no review since, newest first'),
   })
   .describe('Review queue status for this account');
 

@@ -124,5 +124,12 @@ function reviewQueue(q: any): HTMLElement {
           [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [j.subjectKind === 'game' ? link(`/games/${encodeURIComponent(j.subjectId)}`, 'game') : 'study game', j.status, j.position, when(j.createdAt)]),
         )
       : null,
+    // Failed reviews say why and what to do next (an abandoned one included), not only a count.
+    q.failedRecently?.length
+      ? table(
+          ['Subject', 'Failed', 'Why, and what next'],
+          q.failedRecently.map((j: any) => [j.subjectKind === 'game' ? link(`/games/${encodeURIComponent(j.subjectId)}`, 'game') : 'study game', j.finishedAt ? when(j.finishedAt) : '—', j.note]),
+        )
+      : null,
   );
 }

@@ -37,7 +37,12 @@ export const MAX_ATTEMPTS = 3;
 /** The error an abandoned job carries: the owner reads it in get_game and the dashboard's queue, with the next step. */
 export const abandonedMessage = (attempts: number) =>
   `abandoned: the review process stopped ${attempts} times before finishing (an engine crash, or the machine running out of memory); ` +
-  'ask for the review again (review_game, or `review` from the command line) to retry it, or leave the game unreviewed';
+  'ask for the review again (request_game_review, or `review` from the command line) to retry it, or leave the game unreviewed';
+/** What a failed job's owner is told to do next, after its reason (the abandoned message carries its own). */
+export function failedJobNote(error: string | null): string {
+  const reason = error ?? 'the review failed';
+  return reason.startsWith('abandoned:') ? reason : `${reason}; ask for the review again (request_game_review, or \`review\` from the command line) to retry it`;
+}
 /** A background write that met another process's lock tries again after this long (src/store/busy.ts). */
 export const BUSY_RETRY_MS = 200;
 /** …for this long at most before giving up (a lock held a minute is a fault, not a write in progress). */
