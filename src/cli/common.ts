@@ -3,7 +3,7 @@ import { closeAppDeps, createAppDeps } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { dataDirError, isStoreFault } from './errors.js';
 import type { AppDeps, User } from '../context.js';
-import { ownerOrNamed } from '../services/accounts.js';
+import { ownerOrNamed } from '../services/accounts/index.js';
 
 export interface StoreOptions {
   dataDir?: string;

@@ -5,7 +5,7 @@ import { verifyToken } from '../auth/tokens.js';
 import { loadConfig } from '../config.js';
 import { limitHeapGrowth } from '../heapGrowth.js';
 import type { AppDeps } from '../context.js';
-import { ownerOrNamed } from '../services/accounts.js';
+import { ownerOrNamed } from '../services/accounts/index.js';
 import { openApp } from './common.js';
 import { createMcpServer } from '../mcp/server.js';
 import { tools } from '../../tools/index.js';

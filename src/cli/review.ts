@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createAppDeps, closeAppDeps } from '../app.js';
 import { loadConfig } from '../config.js';
-import { bulkReview, type BulkProgress } from '../services/review/bulk.js';
+import { bulkReview, type BulkProgress } from '../services/review/index.js';
 import { fail, requireAccount, storeOptions, type StoreOptions } from './common.js';
 
 interface ReviewOptions extends StoreOptions {

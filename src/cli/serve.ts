@@ -5,16 +5,16 @@ import type { AppDeps } from '../context.js';
 import { seedDemo } from '../demo/index.js';
 import { limitHeapGrowth } from '../heapGrowth.js';
 import { listen } from '../http/listen.js';
-import { ownerOrNamed } from '../services/accounts.js';
+import { ownerOrNamed } from '../services/accounts/index.js';
 import { tools } from '../../tools/index.js';
 import { cliCommand, serveBanner } from './banner.js';
 import { openApp } from './common.js';
 import { CliError, EXIT, listenError } from './errors.js';
 import { signInLink } from './signInLink.js';
 import { openingTable } from '../chess/openings.js';
-import { startReportScheduler } from '../services/reportScheduler.js';
-import { startSyncScheduler } from '../services/syncScheduler.js';
-import { startAutoReview } from '../services/review/auto.js';
+import { startReportScheduler } from '../services/reports/index.js';
+import { startSyncScheduler } from '../services/sync/index.js';
+import { startAutoReview } from '../services/review/index.js';
 
 /** Background work `serve` owns; each capability adds its start function here. */
 type Background = (deps: AppDeps, baseUrl: string) => { stop(): void | Promise<void> };

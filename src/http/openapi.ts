@@ -1,7 +1,8 @@
-import type { AnyTool, DocumentedStatus } from '../../tools/defineTool.js';
+import type { AnyTool } from '../../tools/defineTool.js';
+import type { DocumentedStatus } from '../../tools/outcomes.js';
 import { pathParams } from '../../tools/defineTool.js';
 import { ErrorBody } from '../../schemas/common.js';
-import { errorJsonSchema, inputJsonSchema, outputJsonSchema, type JsonSchema } from '../facade/jsonSchema.js';
+import { errorJsonSchema, inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../tools/jsonSchema.js';
 import { packageJson } from '../paths.js';
 import { SESSION_COOKIE } from '../auth/sessions.js';
 import { settingsOpenApi } from './settings/openapi.js';

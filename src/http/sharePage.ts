@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Router } from 'express';
 import type { AppDeps } from '../context.js';
-import { renderReportPage } from '../services/reportPage.js';
+import { renderReportPage } from '../services/reports/index.js';
 
 /**
  * The weekly report's share page. The token in the path is the only key (32 random bytes), so the

@@ -21,6 +21,9 @@ export interface BucketRule {
   windowSeconds: number;
 }
 
+/** The limiter's rules: every family's bucket, or 'off'. Read from the environment by src/config.ts (CFP_RATE_LIMITS). */
+export type RateLimits = 'off' | Record<Family, BucketRule>;
+
 export const DEFAULT_BUCKETS: Record<Family, BucketRule> = {
   personal: { limit: 120, windowSeconds: 60 },
   analysis: { limit: 30, windowSeconds: 60 },

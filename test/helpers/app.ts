@@ -7,7 +7,7 @@ import { fixedClock, type Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps, Caller, PersonalCtx, User } from '../../src/context.js';
 import { invokeTool } from '../../src/facade/invoke.js';
-import { createUser } from '../../src/services/accounts.js';
+import { createUser } from '../../src/services/accounts/accounts.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import type { AnyTool } from '../../tools/defineTool.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WeeklyReport } from '../../schemas/aggregates.js';
 import type { Listening } from '../../src/http/listen.js';
-import { generateReport } from '../../src/services/reports.js';
+import { generateReport } from '../../src/services/reports/reports.js';
 import { packageJson } from '../../src/paths.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { startServer } from '../helpers/server.js';

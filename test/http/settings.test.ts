@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueSignInCode, SIGN_IN_CODE_TTL_MS } from '../../src/auth/sessions.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/dashboard.js';
 import type { Listening } from '../../src/http/listen.js';
-import { importPgnLines } from '../../src/services/imports.js';
+import { importPgnLines } from '../../src/services/games/imports.js';
 import { tools } from '../../tools/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { rest, startServer } from '../helpers/server.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../src/facade/jsonSchema.js';
+import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../tools/jsonSchema.js';
 import type { Listening } from '../../src/http/listen.js';
 import { mcpCatalog, registryServerJson, serverCardV2, SHORT_DESCRIPTION } from '../../src/http/mcpDiscovery.js';
 import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { movesKey, START_FEN } from '../../src/chess/pgn.js';
-import { STUDY_NOT_FOUND } from '../../src/services/study.js';
+import { STUDY_NOT_FOUND } from '../../src/services/study/study.js';
 import { analyses, pgns, reviewJobs, studyGames, studyNotes } from '../../src/store/schema/index.js';
 import { deleteStudyGame } from '../../tools/study/delete_study_game.js';
 import { listStudyGames } from '../../tools/study/list_study_games.js';

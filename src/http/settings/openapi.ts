@@ -1,5 +1,5 @@
 import { pathParams } from '../../../tools/defineTool.js';
-import { zodJsonSchema, type JsonSchema } from '../../facade/jsonSchema.js';
+import { zodJsonSchema, type JsonSchema } from '../../../tools/jsonSchema.js';
 import type { SettingsRoute } from './route.js';
 
 const ERROR_TEXT: Record<number, string> = {

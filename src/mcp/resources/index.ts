@@ -11,7 +11,7 @@ import { verifyToken } from '../../auth/tokens.js';
 import { callCtx, type AppDeps, type Caller, type Ctx } from '../../context.js';
 import { ApiError, asApiError } from '../../errors.js';
 import { unauthorizedMessage } from '../../facade/invoke.js';
-import { latestReportResource, resourceDefinitions } from './templates.js';
+import { latestReportResource, resourceDefinitions } from '../../../tools/resources.js';
 
 /** MCP's code for a resource that does not exist (specification, server/resources "Error Handling"). */
 export const RESOURCE_NOT_FOUND = -32002;

@@ -3,8 +3,8 @@ import type { Clock } from '../../clock.js';
 import { movesKey } from '../../chess/pgn.js';
 import type { Store } from '../../store/db.js';
 import { games, ownerReviews, reviewJobs } from '../../store/schema/index.js';
-import { fullGameMoves } from '../gameMoves.js';
-import type { GameRow } from '../gameWriter.js';
+import { fullGameMoves } from '../games/index.js';
+import type { GameRow } from '../games/index.js';
 import { activeJobOf, insertReviewJob, REVIEW_PRIORITY, type ReviewQueue } from './queue.js';
 
 export interface BulkSelection {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { movesKey, START_FEN } from '../../../src/chess/pgn.js';
 import { fixedClock } from '../../../src/clock.js';
 import { EnginePool, type Analyser } from '../../../src/engine/pool.js';
-import { createUser } from '../../../src/services/accounts.js';
+import { createUser } from '../../../src/services/accounts/accounts.js';
 import { ReviewQueue, STALE_LEASE_MS, insertReviewJob } from '../../../src/services/review/queue.js';
 import { openStore, storeFile, type Store } from '../../../src/store/db.js';
 import { reviewJobs, reviewWorkerLease } from '../../../src/store/schema/index.js';

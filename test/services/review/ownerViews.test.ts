@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parsePgn } from '../../../src/chess/pgn.js';
-import { insertGames, movesColumns } from '../../../src/services/gameWriter.js';
+import { insertGames, movesColumns } from '../../../src/services/games/gameWriter.js';
 import { MAX_ATTEMPTS, STALE_LEASE_MS } from '../../../src/services/review/queue.js';
 import { reviewQueueStatus } from '../../../src/services/review/queueStatus.js';
 import { games, reviewJobs } from '../../../src/store/schema/index.js';

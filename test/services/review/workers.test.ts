@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { movesKey, parsePgn, START_FEN } from '../../../src/chess/pgn.js';
 import { fixedClock } from '../../../src/clock.js';
 import { EnginePool } from '../../../src/engine/pool.js';
-import { createUser } from '../../../src/services/accounts.js';
+import { createUser } from '../../../src/services/accounts/accounts.js';
 import { ReviewQueue, insertReviewJob } from '../../../src/services/review/queue.js';
 import { engineOutput } from '../../../src/services/review/records.js';
 import { openStore, storeFile, type Store } from '../../../src/store/db.js';
