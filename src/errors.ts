@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { isStoreBusy } from './store/busy.js';
 
 /**
@@ -54,4 +55,16 @@ export function asApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (isStoreBusy(err)) return new ApiError(503, Messages.storeBusy, { 'Retry-After': '1' });
   return null;
+}
+
+/** "`field`: message" for the first few issues, so the caller knows which input to fix. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path.length ? i.path.join('.') : 'input';
+      if (i.code === 'unrecognized_keys') return `unexpected field(s): ${i.keys.join(', ')}`;
+      return `${path}: ${i.message}`;
+    })
+    .join('; ');
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ScoutProvider, ScoutUsername } from '../schemas/prep.js';
 
 /**
  * The workflows an agent would otherwise have to discover tool by tool. Each prompt is one
@@ -12,6 +13,8 @@ export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
   arguments: A;
   /** Every tool the message names, in the order it asks for them. */
   tools: readonly string[];
+  /** The resource templates (resources/templates/list) the message reads, where it reads any. */
+  resources?: readonly string[];
   // Method syntax (bivariant parameters) lets one list hold prompts with different arguments.
   render(args: z.output<A>): string;
 }
@@ -102,19 +105,68 @@ export const weeklyReview = definePrompt({
     ].join('\n\n'),
 });
 
+const SITE = { siteA: 'chess.com', siteB: 'lichess' } as const;
+const PLAYER_URI = 'chess-footprint://players/{provider}/{username}';
+const PLAYER_TREE_URI = 'chess-footprint://players/{provider}/{username}/openings/{colour}{?moves}';
+const OWN_TREE_URI = 'chess-footprint://openings/{colour}{?moves}';
+const DEVIATIONS_URI = 'chess-footprint://repertoire/{colour}/deviations';
+
+const providerArg = ScoutProvider.describe('Where they play: lichess (siteB) or chess.com (siteA)');
+const usernameArg = ScoutUsername.describe('Their username on that site');
+
+/** The steps that scout an online account and read it: shared by both preparation prompts. */
+function scoutSteps(provider: 'siteA' | 'siteB', username: string, mine: 'white' | 'black' | undefined): string[] {
+  const player = `chess-footprint://players/${provider}/${username}`;
+  const theirs = mine === undefined ? undefined : mine === 'white' ? 'black' : 'white';
+  return [
+    `Read the resource ${player} (their ${SITE[provider]} games). While scout.state is queued or fetching, tell me the progress and read it again after a few seconds until it is ok; if it is error, tell me its message and stop there.`,
+    'Summarise them from that answer: results by colour and by time class, recent form and rating trend, saying how many games each figure rests on.',
+    `${theirs ? `They will have ${theirs}: read` : 'For each colour they may have, read'} ${player}/openings/${theirs ?? '{colour}'} and follow their most played moves a few moves deep (moves= the lineMoves of each step), naming each move's share and score; then name their worstLines of that colour.`,
+    `Read meetingPoints.${theirs ?? '{colour}'} for the positions both their games and mine reach and how each of us scores there, and read chess-footprint://openings/${mine ?? '{colour}'}?moves= with the lineMoves of the most important one to see what I play from there.`,
+  ];
+}
+
+export const prepareForOpponent = definePrompt({
+  name: 'prepare_for_opponent',
+  title: 'Prepare for an online opponent',
+  description: "Scout a lichess or chess.com player's public games and set them against my own: their opening tree, form and rating, weak lines, and where our repertoires meet.",
+  arguments: z.object({
+    provider: providerArg,
+    username: usernameArg,
+    colour: z.enum(['white', 'black']).optional().describe('My colour in the coming game, when known'),
+  }),
+  tools: ['list_games', 'get_game'],
+  resources: [PLAYER_URI, PLAYER_TREE_URI, OWN_TREE_URI, DEVIATIONS_URI],
+  render: ({ provider, username, colour }) =>
+    [
+      `Help me prepare for a game against ${username} on ${SITE[provider]}${colour ? `, in which I have ${colour}` : ''}.`,
+      steps([
+        ...scoutSteps(provider, username, colour),
+        `If I have declared a repertoire for ${colour ?? 'my colour'}, read chess-footprint://repertoire/${colour ?? '{colour}'}/deviations and check whether it has an answer to what they play (opponentsUnanswered, and the lines I leave it myself).`,
+        'Call list_games with lineMoves set to the line you recommend to find my own games in it, and get_game for the most instructive one.',
+        'Propose a plan: the line to aim for and the one to avoid, each with the figures behind it.',
+      ]),
+      'Their games are public games they played online; say how many games a claim rests on, and do not claim anything the resources did not return. ' + NEVER_INVENT,
+    ].join('\n\n'),
+});
+
 export const prepareNextRound = definePrompt({
   name: 'prepare_next_round',
   title: 'Prepare the next round',
-  description: 'Before a round of an over-the-board Swiss: the tournament state, the pairing estimate with its what-if table, and what is known of the likely opponents.',
+  description:
+    'Before a round of an over-the-board Swiss: the tournament state, the pairing estimate with its what-if table, what is known of the likely opponents, and their online games where I give their account.',
   arguments: z.object({
     tnr: z
       .string()
       .regex(/^\d{1,10}$/, { message: 'tnr is the chess-results tournament number (digits)' })
       .describe('chess-results.com tournament number (the digits after tnr in the URL)'),
     player: z.string().min(1).max(100).describe('Your name as on the starting list (matched case-insensitively)'),
+    opponentProvider: providerArg.optional().describe('Where the likely opponent plays online, when I know it: lichess (siteB) or chess.com (siteA)'),
+    opponentUsername: usernameArg.optional().describe('The likely opponent’s username there'),
   }),
   tools: ['get_tournament_state', 'estimate_pairings', 'list_games', 'get_problem_lines'],
-  render: ({ tnr, player }) =>
+  resources: [PLAYER_URI, PLAYER_TREE_URI, OWN_TREE_URI],
+  render: ({ tnr, player, opponentProvider, opponentUsername }) =>
     [
       `Help me prepare for the next round of tournament ${tnr}; I am ${player} on the starting list.`,
       steps([
@@ -122,8 +174,15 @@ export const prepareNextRound = definePrompt({
         `Call estimate_pairings with tnr ${tnr} and target ${player}: my most likely opponent and colour, and the what-if table for each result of my current game. Say plainly that it is an estimate.`,
         'For each likely opponent, call list_games with opponent set to their surname to see whether I have played them before, and how it went.',
         'With the likely colour known, call get_problem_lines and name the lines of that colour I struggle in, so I can check my preparation.',
+        ...(opponentProvider && opponentUsername
+          ? scoutSteps(opponentProvider, opponentUsername, undefined).map((step, i) =>
+              i === 0 ? `The likely opponent plays online as ${opponentUsername} on ${SITE[opponentProvider]}: with the likely colour from estimate_pairings in mind, ${step[0].toLowerCase()}${step.slice(1)}` : step,
+            )
+          : [
+              `Ask me whether the likely opponent plays online; given their lichess or chess.com username, read ${PLAYER_URI} (provider siteB for lichess, siteA for chess.com) and their tree at ${PLAYER_TREE_URI}, as the prompt prepare for opponent does, beside my own tree at ${OWN_TREE_URI}.`,
+            ]),
       ]),
-      'Do not claim anything about an opponent that the tools did not return. ' + NEVER_INVENT,
+      'Do not claim anything about an opponent that the tools and resources did not return. ' + NEVER_INVENT,
     ].join('\n\n'),
 });
 
@@ -154,4 +213,4 @@ export const quizMe = definePrompt({
 });
 
 /** In prompts/list order. */
-export const prompts: readonly PromptDefinition[] = [coachingSession, reviewGame, weeklyReview, prepareNextRound, quizMe];
+export const prompts: readonly PromptDefinition[] = [coachingSession, reviewGame, weeklyReview, prepareNextRound, quizMe, prepareForOpponent];

@@ -2,13 +2,15 @@ import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol
 import { tools } from './index.js';
 import type { Colour } from '../src/chess/types.js';
 import type { Ctx, PersonalCtx } from '../src/context.js';
-import { ApiError } from '../src/errors.js';
+import { ApiError, describeIssues } from '../src/errors.js';
 import { inputJsonSchema, outputJsonSchema } from './jsonSchema.js';
 import { gamePgn } from '../src/services/games/index.js';
 import { getLibraryGame } from '../src/services/library/index.js';
 import { openingTree } from '../src/services/stats/index.js';
 import { reportMarkdown } from '../src/services/reports/index.js';
 import { latestReport } from '../src/services/reports/index.js';
+import { loadRepertoire, ownScout, readPlayer, repertoireDeviations, scoutTree } from '../src/services/prep/index.js';
+import { PlayerInput } from '../schemas/prep.js';
 
 export const URI_SCHEME = 'chess-footprint://';
 
@@ -122,6 +124,98 @@ export const openingTreeResource = defineResource({
   ],
 });
 
+/** `{provider}/{username}` of a players URI, validated as the REST routes validate them (usernames only, never a URL). */
+function playerOf(rawProvider: string, rawUsername: string) {
+  const parsed = PlayerInput.safeParse({ provider: segment(rawProvider), username: segment(rawUsername) });
+  if (!parsed.success) throw new ApiError(400, describeIssues(parsed.error));
+  return parsed.data;
+}
+
+function colourOf(raw: string): Colour {
+  const colour = segment(raw);
+  if (colour !== 'white' && colour !== 'black') throw new ApiError(400, 'colour must be white or black');
+  return colour;
+}
+
+const json = (uri: string, value: unknown): Contents => [{ uri, mimeType: 'application/json', text: JSON.stringify(value) }];
+
+export const playerResource = defineResource({
+  template: {
+    uriTemplate: `${URI_SCHEME}players/{provider}/{username}`,
+    name: 'scouted-player',
+    title: 'A public player I prepare against',
+    description:
+      "A lichess (siteB) or chess.com (siteA) player's recent public games, scouted for the owner: results by colour and time class, recent form, rating trend, the lines where they score worst, and meetingPoints (positions both their games and the owner's own games reach, how each scores there). " +
+      'The first read starts fetching their games (the newest 500 of the last 12 months; scout.state queued or fetching, with progress): read again until it is ok. A read after 12 hours fetches only what is new. JSON.',
+    mimeType: 'application/json',
+  },
+  access: 'personal',
+  match: (uri) => {
+    const m = /^chess-footprint:\/\/players\/([^/?#]+)\/([^/?#]+)$/.exec(uri);
+    return m ? playerOf(m[1], m[2]) : null;
+  },
+  read: (ctx, { provider, username }, uri) => json(uri, readPlayer(ctx as PersonalCtx, provider, username)),
+});
+
+export const playerTreeResource = defineResource({
+  template: {
+    uriTemplate: `${URI_SCHEME}players/{provider}/{username}/openings/{colour}{?moves}`,
+    name: 'scouted-player-openings',
+    title: "A scouted player's opening tree",
+    description:
+      "The scouted player's games with colour (theirs) after moves (space-separated SAN from move 1, URL-encoded, e.g. ?moves=e4+c5): each next move with games, wins/draws/losses, their score and share (percent of their games at that point). Read chess-footprint://players/{provider}/{username} first to scout them. JSON.",
+    mimeType: 'application/json',
+  },
+  access: 'personal',
+  match: (uri) => {
+    const m = /^chess-footprint:\/\/players\/([^/?#]+)\/([^/?#]+)\/openings\/([^/?#]+)(?:\?([^#]*))?$/.exec(uri);
+    if (!m) return null;
+    const query = new URLSearchParams(m[4] ?? '');
+    const unknown = [...query.keys()].filter((k) => k !== 'moves');
+    if (unknown.length) throw new ApiError(400, `unknown query parameter(s): ${unknown.join(', ')}; only moves`);
+    return { ...playerOf(m[1], m[2]), colour: colourOf(m[3]), moves: query.get('moves') ?? '' };
+  },
+  read: (ctx, { provider, username, colour, moves }, uri) => {
+    const c = ctx as PersonalCtx;
+    return json(uri, scoutTree(c, ownScout(c, provider, username), colour, moves));
+  },
+});
+
+export const repertoireResource = defineResource({
+  template: {
+    uriTemplate: `${URI_SCHEME}repertoire/{colour}`,
+    name: 'repertoire',
+    title: 'My declared repertoire',
+    description:
+      "The owner's declared repertoire of one colour (white or black): the PGN it was declared with (variations kept) and how many positions and lines it holds. Declared on the dashboard's Prep page or PUT /api/v1/prep/repertoire/{colour}. Not found before one is declared. JSON.",
+    mimeType: 'application/json',
+  },
+  access: 'personal',
+  match: (uri) => {
+    const m = /^chess-footprint:\/\/repertoire\/([^/?#]+)$/.exec(uri);
+    return m ? { colour: colourOf(m[1]) } : null;
+  },
+  read: (ctx, { colour }, uri) => json(uri, loadRepertoire(ctx as PersonalCtx, colour).repertoire),
+});
+
+export const deviationsResource = defineResource({
+  template: {
+    uriTemplate: `${URI_SCHEME}repertoire/{colour}/deviations`,
+    name: 'repertoire-deviations',
+    title: 'Where my games leave my repertoire',
+    description:
+      "For each of the owner's games with that colour, the first move that left the declared repertoire for good (matched by position: transpositions into it count as in it), whose move it was, the result and, for reviewed games, the owner's evaluation after it (pawns); " +
+      "then linesMostOftenLeft, ownDeviations (worst score first) and opponentsUnanswered (the opponents' moves it has no answer to). Game ids work with get_game. JSON.",
+    mimeType: 'application/json',
+  },
+  access: 'personal',
+  match: (uri) => {
+    const m = /^chess-footprint:\/\/repertoire\/([^/?#]+)\/deviations$/.exec(uri);
+    return m ? { colour: colourOf(m[1]) } : null;
+  },
+  read: (ctx, { colour }, uri) => json(uri, repertoireDeviations(ctx as PersonalCtx, colour)),
+});
+
 /**
  * The full field documentation of one tool: tools/list carries a terse description per field
  * (src/mcp/leanSchema.ts, issue 15), and this is where the long text (frames, units, edge cases)
@@ -155,4 +249,8 @@ export const resourceDefinitions: readonly ResourceDefinition<unknown>[] = [
   libraryResource,
   openingTreeResource,
   toolSchemaResource,
+  playerResource,
+  playerTreeResource,
+  repertoireResource,
+  deviationsResource,
 ];

@@ -2,25 +2,13 @@ import type { z } from 'zod';
 import type { AnyTool } from '../../tools/defineTool.js';
 import { verifyToken } from '../auth/tokens.js';
 import { callCtx, type AppDeps, type Caller, type Ctx, type User } from '../context.js';
-import { ApiError, asApiError, Messages, Reply } from '../errors.js';
+import { ApiError, asApiError, describeIssues, Messages, Reply } from '../errors.js';
 import { chargedBySurface } from '../limits/buckets.js';
 
 export interface Outcome {
   status: number;
   body: unknown;
   headers: Record<string, string>;
-}
-
-/** "`field`: message" for the first few issues, so the caller knows which input to fix. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => {
-      const path = i.path.length ? i.path.join('.') : 'input';
-      if (i.code === 'unrecognized_keys') return `unexpected field(s): ${i.keys.join(', ')}`;
-      return `${path}: ${i.message}`;
-    })
-    .join('; ');
 }
 
 /** The one 401 message, in the terms of the caller's transport. */

@@ -146,6 +146,9 @@ export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/', setting
       { name: 'personal', description: "The token owner's data" },
       { name: 'public', description: 'Token-less: library, tournaments, ECF calculator' },
       ...(settings.length ? [{ name: 'settings', description: 'The dashboard’s account settings (sessions, tokens, connections, sync): not MCP tools' }] : []),
+      ...(settings.some((r) => r.tag === 'prep')
+        ? [{ name: 'prep', description: 'Preparation: scouting a public player’s games, and the owner’s repertoire against their own games (MCP resources chess-footprint://players/… and …://repertoire/…): not MCP tools' }]
+        : []),
     ],
     paths,
     components: {

@@ -13,6 +13,7 @@ export const FAMILIES = [
   'tournament',
   'calculator',
   'library',
+  'scout',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -37,9 +38,12 @@ export const DEFAULT_BUCKETS: Record<Family, BucketRule> = {
   tournament: { limit: 60, windowSeconds: 60 },
   calculator: { limit: 60, windowSeconds: 60 },
   library: { limit: 60, windowSeconds: 60 },
+  // Issue 29: each scout of a public player fetches from lichess or chess.com on the owner's behalf;
+  // spent by the prep service only when a fetch starts (reading what is stored is free).
+  scout: { limit: 10, windowSeconds: 3600 },
 };
 
 /** Families the surface charges before the handler runs; `review` and `studyUpload` are charged inside the service. */
 export function chargedBySurface(family: Family): boolean {
-  return family !== 'review' && family !== 'studyUpload' && family !== 'personal';
+  return family !== 'review' && family !== 'studyUpload' && family !== 'personal' && family !== 'scout';
 }

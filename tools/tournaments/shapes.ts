@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { onlyHttp, say } from '../outcomes.js';
-import { ABSENCE_KINDS } from '../../src/services/tournaments/load.js';
+import { ABSENCE_KINDS } from '../../src/services/tournaments/index.js';
 
 /** Output pieces shared by the three tournament tools (fixed names from issue 7). */
 

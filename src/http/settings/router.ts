@@ -2,8 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { pathParams } from '../../../tools/defineTool.js';
 import { bearerToken, verifyToken } from '../../auth/tokens.js';
 import type { AppDeps } from '../../context.js';
-import { ApiError, asApiError, Messages } from '../../errors.js';
-import { describeIssues } from '../../facade/invoke.js';
+import { ApiError, asApiError, describeIssues, Messages } from '../../errors.js';
 import { zodJsonSchema } from '../../../tools/jsonSchema.js';
 import { expressPath } from '../pathMatch.js';
 import { hasBody } from '../../facade/http.js';

@@ -6,7 +6,7 @@ import {
   McpError,
   type GetPromptResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describeIssues } from '../../facade/invoke.js';
+import { describeIssues } from '../../errors.js';
 import { prompts, type PromptDefinition } from '../../../tools/prompts.js';
 import { promptListing } from '../listing.js';
 

@@ -48,54 +48,37 @@ interface Row {
 
 const MAX_PREFIX_PLIES = 60;
 
-/**
- * The opening tree of the owner's own games with `colour`: after `moves` (SAN from move 1), each
- * next move played, with games, results, accuracy and, from reviewed games, the evaluation after it.
- * A prefix is matched on whole moves exactly as list_games lineMoves matches it, so every figure
- * can be checked with list_games.
- */
-export function openingTree(ctx: PersonalCtx, colour: Colour, moves: string): OpeningTree {
-  const line = moves.trim() ? normaliseLine(moves) : '';
-  const prefix = line ? line.split(' ') : [];
-  if (prefix.length > MAX_PREFIX_PLIES) throw new ApiError(400, `moves: at most ${MAX_PREFIX_PLIES} plies`);
-  if (prefix.some((m) => !/^[A-Za-z0-9+#=\-]{2,8}$/.test(m))) throw new ApiError(400, 'moves: expected space-separated SAN moves from move 1');
-  const rangeSql = line ? 'AND san_moves >= ? AND san_moves < ?' : '';
-  const params: unknown[] = [ctx.user.id, colour, ...(line ? [line, `${line}!`] : []), STATS_CAP + 1];
-  const rows = ctx.store.sqlite
-    .prepare(
-      `SELECT san_moves, result, coalesce(platform_accuracy, review_accuracy) AS accuracy, moves_key
-         FROM games WHERE user_id = ? AND colour = ? AND san_moves IS NOT NULL AND san_moves != '' ${rangeSql}
-        ORDER BY played_at DESC, id DESC LIMIT ?`,
-    )
-    .all(...params) as Row[];
-  const capped = rows.length > STATS_CAP;
-  if (capped) rows.length = STATS_CAP;
+/** One game as the tree reads it: its SAN mainline, its result from the tree's player's side. */
+export interface TreeGame {
+  sanMoves: string;
+  result: 'win' | 'draw' | 'loss';
+  accuracy: number | null;
+  /** The tree player's evaluation (pawns) after ply `ply`, where the game is reviewed; null otherwise. */
+  evalAfter: ((ply: number) => number | null) | null;
+}
 
-  const ply = prefix.length; // the next move is ply `ply + 1`; the position after it is index ply + 1
-  const reviews = ownerReviewDerivations(
-    ctx.store,
-    ctx.user.id,
-    rows.flatMap((r) => (r.moves_key ? [r.moves_key] : [])),
-  );
-  const groups = new Map<string, { rows: Row[]; evals: number[] }>();
+/**
+ * The next moves after `prefix` over games that start with it (the caller has matched the prefix):
+ * the one tree builder, for the owner's own games and for a scouted player's (src/services/prep).
+ */
+export function treeFromGames(games: readonly TreeGame[], prefix: readonly string[]): { win: number; draw: number; endedHere: number; nextMoves: TreeMove[] } {
+  const ply = prefix.length; // the next move is ply `ply + 1`
+  const groups = new Map<string, { rows: TreeGame[]; evals: number[] }>();
   let win = 0;
   let draw = 0;
   let endedHere = 0;
-  for (const r of rows) {
+  for (const r of games) {
     if (r.result === 'win') win += 1;
     else if (r.result === 'draw') draw += 1;
-    const next = r.san_moves.split(' ')[ply];
+    const next = r.sanMoves.split(' ')[ply];
     if (!next) {
       endedHere += 1;
       continue;
     }
     const g = groups.get(next) ?? { rows: [], evals: [] };
     g.rows.push(r);
-    const review = r.moves_key ? reviews.get(r.moves_key) : undefined;
-    if (review) {
-      const [pawns] = ownerPawnsAfterPlies(review, colour, [ply + 1]);
-      if (pawns !== null) g.evals.push(pawns);
-    }
+    const pawns = r.evalAfter ? r.evalAfter(ply + 1) : null;
+    if (pawns !== null) g.evals.push(pawns);
     groups.set(next, g);
   }
   const nextMoves: TreeMove[] = [...groups.entries()].map(([san, g]) => {
@@ -115,6 +98,53 @@ export function openingTree(ctx: PersonalCtx, colour: Colour, moves: string): Op
     };
   });
   nextMoves.sort((a, b) => b.games - a.games || a.san.localeCompare(b.san));
+  return { win, draw, endedHere, nextMoves };
+}
+
+/** A tree's `moves` argument as the normalised line and its moves; 400 for anything but SAN from move 1. */
+export function treeLine(moves: string): { line: string; prefix: string[] } {
+  const line = moves.trim() ? normaliseLine(moves) : '';
+  const prefix = line ? line.split(' ') : [];
+  if (prefix.length > MAX_PREFIX_PLIES) throw new ApiError(400, `moves: at most ${MAX_PREFIX_PLIES} plies`);
+  if (prefix.some((m) => !/^[A-Za-z0-9+#=\-]{2,8}$/.test(m))) throw new ApiError(400, 'moves: expected space-separated SAN moves from move 1');
+  return { line, prefix };
+}
+
+/**
+ * The opening tree of the owner's own games with `colour`: after `moves` (SAN from move 1), each
+ * next move played, with games, results, accuracy and, from reviewed games, the evaluation after it.
+ * A prefix is matched on whole moves exactly as list_games lineMoves matches it, so every figure
+ * can be checked with list_games.
+ */
+export function openingTree(ctx: PersonalCtx, colour: Colour, moves: string): OpeningTree {
+  const { line, prefix } = treeLine(moves);
+  const rangeSql = line ? 'AND san_moves >= ? AND san_moves < ?' : '';
+  const params: unknown[] = [ctx.user.id, colour, ...(line ? [line, `${line}!`] : []), STATS_CAP + 1];
+  const rows = ctx.store.sqlite
+    .prepare(
+      `SELECT san_moves, result, coalesce(platform_accuracy, review_accuracy) AS accuracy, moves_key
+         FROM games WHERE user_id = ? AND colour = ? AND san_moves IS NOT NULL AND san_moves != '' ${rangeSql}
+        ORDER BY played_at DESC, id DESC LIMIT ?`,
+    )
+    .all(...params) as Row[];
+  const capped = rows.length > STATS_CAP;
+  if (capped) rows.length = STATS_CAP;
+
+  const reviews = ownerReviewDerivations(
+    ctx.store,
+    ctx.user.id,
+    rows.flatMap((r) => (r.moves_key ? [r.moves_key] : [])),
+  );
+  const games: TreeGame[] = rows.map((r) => {
+    const review = r.moves_key ? reviews.get(r.moves_key) : undefined;
+    return {
+      sanMoves: r.san_moves,
+      result: r.result,
+      accuracy: r.accuracy,
+      evalAfter: review ? (ply: number) => ownerPawnsAfterPlies(review, colour, [ply])[0] : null,
+    };
+  });
+  const { win, draw, endedHere, nextMoves } = treeFromGames(games, prefix);
   return {
     colour,
     moves: prefix,

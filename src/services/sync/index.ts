@@ -4,3 +4,6 @@ export * from './sync.js';
 export * from './syncScheduler.js';
 export * from './types.js';
 export * from './warmReads.js';
+// The sources' courtesy figures, for another fetcher of the same sites (prep's scout) to keep the same pace.
+export { monthEnd, SETTLE_MS } from './chesscom.js';
+export { LICHESS_429_WAIT_MS } from './lichess.js';
