@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type * as T from '../src/chess/engineOutput.js';
-import { ENGINE_KINDS, REVIEW_SOURCES, TERMINALS } from '../src/chess/engineOutput.js';
+import { ENGINE_KINDS, REVIEW_SOURCES, SEARCH_MODES, TERMINALS } from '../src/chess/engineOutput.js';
 import { JUDGMENTS } from '../src/chess/judgments.js';
 import { declaredAs } from './declared.js';
 
@@ -62,7 +62,11 @@ export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
   z.object({
     engine: EngineIdentity,
     source: SourceReview.optional(),
-    budget: z.object({ nodesPerPosition: z.number().int(), multiPv: z.number().int() }),
+    budget: z.object({
+      nodesPerPosition: z.number().int(),
+      multiPv: z.number().int(),
+      search: z.enum(SEARCH_MODES).optional().describe('position: each position searched alone from a clean hash (reusable, reproducible); absent on older reviews (game walk, hash carried)'),
+    }),
     startFen: z.string(),
     movesUci: z.array(z.string()),
     positions: z.array(StoredPosition),

@@ -17,10 +17,13 @@ export function storeOptions(cmd: Command): Command {
     .option('--user <email>', 'act on this account instead of the owner (the first account)');
 }
 
-/** Opens the store of `config`; a data folder that cannot be used is a CliError saying which and why. */
-export function openApp(config: Config): AppDeps {
+/**
+ * Opens the store of `config`; a data folder that cannot be used is a CliError saying which and why.
+ * `serving` (serve, mcp): a write lock held by another process is waited on briefly, then answered 503.
+ */
+export function openApp(config: Config, opts: { serving?: boolean } = {}): AppDeps {
   try {
-    return createAppDeps(config);
+    return createAppDeps(config, opts);
   } catch (err) {
     if (isStoreFault(err)) throw dataDirError(config.dataDir, err);
     throw err;

@@ -20,7 +20,7 @@ export function registerMcpCommand(program: Command): void {
       console.log = console.error;
       console.info = console.error;
       limitHeapGrowth();
-      const deps = openApp(loadConfig({ dataDir: opts.dataDir }));
+      const deps = openApp(loadConfig({ dataDir: opts.dataDir }), { serving: true });
       // Claude Desktop shows this log: say plainly when personal tools cannot work, and why.
       const problem = storeProblem(deps, process.env.CFP_TOKEN);
       if (problem) console.error(`chess-footprint mcp: ${problem}; only the public tools will work`);

@@ -57,7 +57,8 @@ export function registerReviewCommand(program: Command): void {
       await closeAppDeps(deps);
     }
     if (process.stderr.isTTY) process.stderr.write('\n');
-    console.log(`${result.done} reviewed, ${result.failed} failed, ${result.total - result.done - result.failed} not started`);
+    const before = result.alreadyQueued ? ` (${result.alreadyQueued} of them were already queued or running, and were not queued again)` : '';
+    console.log(`${result.done} reviewed, ${result.failed} failed, ${result.total - result.done - result.failed} not started${before}`);
     if (result.failed > 0 || stop.signal.aborted) process.exitCode = 1;
   });
 }

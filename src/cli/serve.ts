@@ -58,7 +58,7 @@ export function registerServeCommand(program: Command): void {
       if (!Number.isInteger(demoGames) || demoGames < 1 || demoGames > 1_000_000) throw new CliError('--demo-games takes a whole number from 1 to 1,000,000', EXIT.usage);
       limitHeapGrowth();
       const config = loadConfig({ dataDir: opts.dataDir, host: opts.host, port, enginePath: opts.engine });
-      const deps = openApp(config);
+      const deps = openApp(config, { serving: true });
       if (config.rateLimits === 'off') console.error('warning: CFP_RATE_LIMITS=off: every rate limit is disabled');
       // Tokens are shown once and never minted by a restart: the first demo start prints its token,
       // later starts say how to get another (banner.ts).

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AnyTool } from '../../tools/defineTool.js';
 import { verifyToken } from '../auth/tokens.js';
 import { callCtx, type AppDeps, type Caller, type Ctx, type User } from '../context.js';
-import { ApiError, describeIssues, Messages, Reply } from '../errors.js';
+import { ApiError, asApiError, describeIssues, Messages, Reply } from '../errors.js';
 import { chargedBySurface } from '../limits/buckets.js';
 
 export interface Outcome {
@@ -45,7 +45,8 @@ export async function invokeTool(
     if (result instanceof Reply) return { status: result.status, body: result.body, headers: {} };
     return { status: 200, body: result, headers: {} };
   } catch (err) {
-    if (err instanceof ApiError) return { status: err.status, body: { error: err.message }, headers: err.headers };
+    const known = asApiError(err);
+    if (known) return { status: known.status, body: { error: known.message }, headers: known.headers };
     // An unexpected fault: say so plainly, keep the details in the server log.
     console.error(`[${tool.name}]`, err);
     return { status: 500, body: { error: 'internal error; the server log has details' }, headers: {} };

@@ -31,6 +31,7 @@ export const DEFAULT_BUCKETS: Record<Family, BucketRule> = {
   attach: { limit: 20, windowSeconds: 3600 },
   // Spent by the review service only when a review is newly queued: an already-reviewed game is free.
   review: { limit: 20, windowSeconds: 3600 },
+  // Spent by the study service only when an upload changes something: a refused or exact-duplicate upload is free.
   studyUpload: { limit: 20, windowSeconds: 3600 },
   weakness: { limit: 10, windowSeconds: 60 },
   coachingWrite: { limit: 60, windowSeconds: 3600 },
@@ -42,7 +43,7 @@ export const DEFAULT_BUCKETS: Record<Family, BucketRule> = {
   scout: { limit: 10, windowSeconds: 3600 },
 };
 
-/** Families the surface charges before the handler runs; `review` is charged inside the service. */
+/** Families the surface charges before the handler runs; `review` and `studyUpload` are charged inside the service. */
 export function chargedBySurface(family: Family): boolean {
-  return family !== 'review' && family !== 'personal' && family !== 'scout';
+  return family !== 'review' && family !== 'studyUpload' && family !== 'personal' && family !== 'scout';
 }

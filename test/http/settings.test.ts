@@ -74,7 +74,13 @@ describe('sign-in', () => {
   test('sign-in from another origin is refused (login CSRF)', async () => {
     const code = issueSignInCode(app.deps.store, app.deps.clock, alice.user.id);
     expect((await signIn(code, 'http://evil.example')).status).toBe(403);
-    // The code was not spent by the refused attempt.
+    // Fetch Metadata alone is enough: cross-site (or same-site) with no Origin header is refused too.
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await rest(server.url, '/api/v1/settings/session', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': site }, body: JSON.stringify({ code }) });
+      expect(res.status, site).toBe(403);
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+    // The code was not spent by the refused attempts.
     expect((await signIn(code)).status).toBe(200);
   });
 });

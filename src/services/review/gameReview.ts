@@ -4,8 +4,9 @@ import type { PersonalCtx } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
 import type { Store } from '../../store/db.js';
 import { flatQuery, preparedOnce } from '../../store/prepared.js';
-import { games, ownerReviews, pgns } from '../../store/schema/index.js';
+import { games } from '../../store/schema/index.js';
 import { summaryColumns, toSummary, type GameRow } from '../games/index.js';
+import { failedJobNote } from './queue.js';
 import { ownerReview } from './records.js';
 import { summarizeReview } from './summary.js';
 
@@ -29,10 +30,14 @@ const gameDetailQuery = (db: Store['db'], sqlite: Store['sqlite']) =>
       movesKey: games.movesKey,
       // Scalar subqueries rather than left joins: the same plan, but the joins ran at 14–22 µs a game
       // on a 10,000-game store against 4–6 µs for these (and for the joins on a 100,000-game one).
-      pgn: sql<string | null>`(SELECT ${pgns.text} FROM ${pgns} WHERE ${pgns.hash} = ${games.pgnHash})`,
-      reviewedAt: sql<
-        string | null
-      >`(SELECT ${ownerReviews.reviewedAt} FROM ${ownerReviews} WHERE ${ownerReviews.userId} = ${games.userId} AND ${ownerReviews.movesKey} = ${games.movesKey})`,
+      // Written out with table names: drizzle renders a column inside sql`` unqualified, so in a
+      // subquery `${ownerReviews.userId} = ${games.userId}` became "user_id" = "user_id", true for every
+      // owner_reviews row (any owner's first review answered as this game's).
+      pgn: sql<string | null>`(SELECT p.text FROM pgns p WHERE p.hash = "games"."pgn_hash")`,
+      reviewedAt: sql<string | null>`(SELECT r.reviewed_at FROM owner_reviews r WHERE r.user_id = "games"."user_id" AND r.moves_key = "games"."moves_key")`,
+      // The latest review job of the game (index review_jobs_subject), as JSON: read only when unreviewed.
+      lastJob: sql<string | null>`(SELECT json_object('status', j.status, 'error', j.error) FROM review_jobs j
+        WHERE j.user_id = "games"."user_id" AND j.subject_kind = 'game' AND j.subject_id = "games"."id" ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1)`,
     })
     .from(games)
     .where(and(eq(games.id, sql.placeholder('id')), eq(games.userId, sql.placeholder('userId')))),
@@ -53,5 +58,16 @@ export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
     pgn: row.pgn,
     // Most games are not reviewed: the statement says so, and only a reviewed one reads its review.
     review: row.reviewedAt === null ? null : reviewSummaryFor(ctx, row),
+    reviewRequest: row.reviewedAt === null ? reviewRequestOf(row.lastJob) : null,
   });
+}
+
+/** An unreviewed game's latest review job as get_game tells it (issue 30: an abandoned review says so). */
+function reviewRequestOf(lastJob: string | null): GameDetail['reviewRequest'] {
+  if (lastJob === null) return null;
+  const job = JSON.parse(lastJob) as { status: string; error: string | null };
+  if (job.status === 'failed') return { status: 'failed', note: failedJobNote(job.error) };
+  if (job.status === 'queued') return { status: 'queued', note: 'queued for review; call request_game_review with wait to collect it' };
+  if (job.status === 'running') return { status: 'running', note: 'the engine is reviewing it now; call request_game_review with wait to collect it' };
+  return null;
 }

@@ -41,6 +41,7 @@ function openingOf(parsed: ParsedGame): { eco: string | null; name: string } | n
  * The study state table: a new mainline is stored as a new row; the same mainline (any headers,
  * comments or clocks) returns the existing row, keeps its analysis, and its comments fill only
  * plies that have no note yet. One transaction; the (user, movesKey) unique index backs it up.
+ * The upload allowance is spent only when something is stored.
  */
 export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof UploadStudyResult> {
   const parsed = parseSubmittedPgn(pgn);
@@ -87,6 +88,9 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
         .onConflictDoNothing()
         .run().changes;
     }
+    // The allowance pays for stored changes only (issue 30): a PGN refused above, or an exact duplicate
+    // that adds no note, spends nothing. Charged inside this transaction: a 429 (or 503) undoes the write.
+    if (!existing || added > 0) ctx.limiter.take('studyUpload', userId);
     return { row: target, duplicate: existing !== undefined, notesAdded: added };
   });
   return { ...describeRows(ctx, [row])[0], duplicate, notesAdded };

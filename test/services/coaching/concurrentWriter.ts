@@ -14,7 +14,7 @@ import { users } from '../../../src/store/schema/index.js';
 const { file, userId, op, fen, barrier } = workerData as { file: string; userId: string; op: 'focus' | 'position' | 'study'; fen: string; barrier: SharedArrayBuffer };
 const store = openStore(file);
 const user = store.db.select().from(users).where(eq(users.id, userId)).get()!;
-const ctx = { store, clock: systemClock, user } as unknown as PersonalCtx;
+const ctx = { store, clock: systemClock, user, limiter: { take() {}, refund() {}, enabled: false } } as unknown as PersonalCtx;
 const flag = new Int32Array(barrier);
 Atomics.add(flag, 1, 1); // ready
 Atomics.wait(flag, 0, 0); // until the main thread opens the gate

@@ -77,7 +77,7 @@ describe('request_game_review: the review state table', () => {
     // Before 4.Qxf7# White has mate in one: the engine finds it at any budget.
     expect(stored.positions[6].lines[0]).toMatchObject({ score: { cp: null, mate: 1 }, pv: ['h5f7'] });
     expect(stored.positions.slice(0, 7).every((p) => p.lines.length === 2 && p.nodes >= 3000)).toBe(true);
-    expect(stored.budget).toEqual({ nodesPerPosition: 3000, multiPv: 2 });
+    expect(stored.budget).toEqual({ nodesPerPosition: 3000, multiPv: 2, search: 'position' });
     expect(stored.engine.name).toBe('Stockfish');
     expect(app.deps.store.db.select().from(games).where(eq(games.id, id)).get()!.reviewAccuracy).toBeCloseTo(row.accuracyWhite, 6);
 
