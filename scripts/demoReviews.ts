@@ -1,8 +1,8 @@
 /**
  * `npm run demo:reviews`: reviews the demo games `serve --demo` picks (src/demo/reviews.ts demoReviewCandidates,
  * default seed and game count) with the service's engine at its configured settings (CFP_ENGINE_BUILD,
- * CFP_ENGINE_NODES, CFP_ENGINE_MULTIPV, CFP_ENGINE_HASH_MB; or CFP_STOCKFISH), one engine walking each game from
- * `ucinewgame` so a review is reproducible from what it records, and writes the engine output to
+ * CFP_ENGINE_NODES, CFP_ENGINE_MULTIPV, CFP_ENGINE_HASH_MB; or CFP_STOCKFISH) through the service's engine pool, so
+ * a review is reproducible from what it records, and writes the engine output to
  * data/demo/reviews.json.gz. Rerun it after a change to the engine or to how positions are searched: each review
  * records its engine and budget, so an older file stays valid until then. About 20 CPU seconds a game; the file is
  * rewritten after each game, so a run stopped part-way ships the games it finished (the seeder queues the rest).

@@ -8,7 +8,9 @@ import type { DemoContext, DemoSeeder } from './seeder.js';
  * context; the demo has no limiter or runtime, and needs none for these writes.
  */
 export function demoOwnerCtx(demo: DemoContext, clock = demo.clock): PersonalCtx {
-  return { store: demo.store, clock, user: demo.user } as unknown as PersonalCtx;
+  // Seeding spends no allowance: a limiter that never refuses (the study upload now takes one).
+  const limiter = { take: () => {}, refund: () => {}, enabled: false };
+  return { store: demo.store, clock, user: demo.user, limiter } as unknown as PersonalCtx;
 }
 
 /** Four classic games in the demo owner's study collection, with per-ply notes. */

@@ -43,8 +43,8 @@ describe("the demo's shipped reviews", { timeout: 300_000 }, () => {
     const review = [...SHIPPED.values()].sort((a, b) => a.movesUci.length - b.movesUci.length)[0];
     const plies = 6;
     const engine = loadConfig({ dataDir: '/nonexistent' }, {}).engine;
-    // Recorded: build (full or lite), nodes per position, MultiPV; one engine walks the game from ucinewgame
-    // (scripts/demoReviews.ts), so the first positions do not depend on the rest of the game.
+    // Recorded: build (full or lite), nodes per position, MultiPV and search mode (each position from a clean hash),
+    // so the first positions do not depend on the rest of the game.
     expect(review.engine.build === 'full' || review.engine.build === 'lite').toBe(true);
     pool = new EnginePool({ path: null, build: review.engine.build as 'full' | 'lite', threads: 1, hashMb: engine.hashMb, multiPv: review.budget.multiPv, size: 1, nodesPerPosition: review.budget.nodesPerPosition });
     const again = await pool.analyse(review.startFen, review.movesUci.slice(0, plies), () => review.analysedAt, { engines: 1 });
