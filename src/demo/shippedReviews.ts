@@ -9,7 +9,7 @@ import { dataDir } from '../paths.js';
 
 /**
  * The demo's reviews shipped as stored engine output (`data/demo/reviews.json.gz`), written by
- * `npm run demo:reviews` (scripts/demoReviews.ts): the engine's own output for the demo games `seedReviews`
+ * `npm run demo:reviews` (test/golden/demoReviews.ts): the engine's own output for the demo games `seedReviews`
  * picks, each recording its engine, build, network and budget, so the first start shows reviewed games at once
  * and a test reproduces them from those settings (test/demo/shippedReviews.test.ts). Nothing here is computed.
  */

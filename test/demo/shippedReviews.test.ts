@@ -9,7 +9,7 @@ import { reviewJobs } from '../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 // data/demo/reviews.json.gz: the engine's output for the demo games `serve --demo` reviews, written by
-// `npm run demo:reviews` (scripts/demoReviews.ts).
+// `npm run demo:reviews` (test/golden/demoReviews.ts).
 const SHIPPED = shippedReviews();
 
 let app: TestApp;
@@ -28,7 +28,7 @@ describe("the demo's shipped reviews", { timeout: 300_000 }, () => {
     const { user } = await seedDemo(app.deps, { log: () => {} }); // serve --demo's defaults: 500 games, seed 1
     const picked = demoReviewCandidates({ store: app.deps.store, user });
     expect(picked).toHaveLength(DEMO_REVIEWS);
-    // The file holds the first candidates, in the seeder's order (scripts/demoReviews.ts reviews them in turn).
+    // The file holds the first candidates, in the seeder's order (test/golden/demoReviews.ts reviews them in turn).
     expect([...SHIPPED.keys()]).toEqual(picked.slice(0, SHIPPED.size).map((c) => c.key));
     for (const c of picked.slice(0, SHIPPED.size)) {
       const review = ownerReview(app.deps.store, user.id, c.key)!;

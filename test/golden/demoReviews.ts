@@ -11,13 +11,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createAppDeps } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { seedDemo } from '../src/demo/index.js';
-import { demoReviewCandidates } from '../src/demo/reviews.js';
-import { encodeShipped, SHIPPED_REVIEWS_FILE } from '../src/demo/shippedReviews.js';
-import { EnginePool } from '../src/engine/pool.js';
-import { openStore, storeFile } from '../src/store/db.js';
+import { createAppDeps } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { seedDemo } from '../../src/demo/index.js';
+import { demoReviewCandidates } from '../../src/demo/reviews.js';
+import { encodeShipped, SHIPPED_REVIEWS_FILE } from '../../src/demo/shippedReviews.js';
+import { EnginePool } from '../../src/engine/pool.js';
+import { openStore, storeFile } from '../../src/store/db.js';
 
 const SEED = 1;
 const GAMES = 500; // serve's --demo-games default
