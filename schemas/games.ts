@@ -19,6 +19,7 @@ import {
 export const GAME_SORTS = ['date-desc', 'date-asc', 'accuracy-desc', 'accuracy-asc'] as const;
 export const MOVES_SOURCES = ['pgn', 'opening-only'] as const;
 export const GAMES_PAGE_SIZE = 50;
+export const REVIEWED_FILTERS = ['yes', 'no'] as const;
 
 export const GameSummary = z
   .object({
@@ -41,6 +42,7 @@ export const GameSummary = z
     accuracy: z.number().nullable().describe("Effective accuracy of the owner (0-100): the platform's value preferred, this service's engine review as fallback; null when neither exists"),
     accuracySource: AccuracySource.nullable().describe('platform, review, or null when neither exists'),
     sourceUrl: z.string().describe("Link to the game at its source, or this service's own URL for imports"),
+    reviewed: z.boolean().describe("Whether this service's engine has reviewed the game (request_game_review); platform accuracy alone does not count"),
   })
   .describe('One game, as a row of the games list')
   .meta({ id: 'GameSummary' });
@@ -100,6 +102,7 @@ export const ListGamesInput = z.object({
   opponent: z.string().min(1).max(200).optional().describe('Opponent name contains, case-insensitive'),
   lineMoves: z.string().min(1).max(2000).optional().describe('Space-separated SAN opening-line prefix, case-sensitive (e.g. "e4 c5 Nf3"); take values from get_problem_lines'),
   q: z.string().min(1).max(200).optional().describe('Free text over opponent, opening, event and ECO code, case-insensitive'),
+  reviewed: z.enum(REVIEWED_FILTERS).optional().describe("yes: only games this service's engine has reviewed; no: only games it has not"),
 });
 export type ListGamesInput = z.infer<typeof ListGamesInput>;
 
@@ -117,6 +120,7 @@ export const GameListFilters = z
     opening: z.string().nullable().describe('Opening-name prefix applied, or null'),
     opponent: z.string().nullable().describe('Opponent-name fragment applied, or null'),
     lineMoves: z.string().nullable().describe('SAN line prefix applied (normalised spacing), or null'),
+    reviewed: z.enum(REVIEWED_FILTERS).nullable().describe('Reviewed filter applied (yes or no), or null'),
     sort: z.enum(GAME_SORTS).describe('Sort order applied'),
   })
   .describe('The filters as parsed and applied');

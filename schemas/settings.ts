@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SyncedProvider } from './common.js';
+import { Colour, SyncedProvider } from './common.js';
 import { CONNECTION_STATUSES } from './profile.js';
 
 // Shapes of the dashboard's settings API (/api/v1/settings/…). These are not MCP tools: they manage
@@ -143,6 +143,14 @@ export const ReviewQueueStatus = z
           status: z.enum(['queued', 'running']),
           position: z.number().int().describe('Place in the shared queue, 1 = next or running'),
           createdAt: Timestamp,
+          subject: z
+            .object({
+              white: z.string().describe('White player (the account’s display name on its own side)'),
+              black: z.string().describe('Black player'),
+              date: z.string().nullable().describe('Date played, YYYY-MM-DD (a study game: its PGN Date header), or null'),
+            })
+            .nullable()
+            .describe('The game being reviewed, named; null if it was deleted meanwhile'),
         }),
       )
       .describe('Queued and running reviews, oldest first'),
@@ -170,3 +178,37 @@ export const EmailStatus = z
     recipient: z.string().describe('Where the weekly report goes: the account’s email'),
   })
   .describe('Weekly report email settings (read from the environment)');
+
+export const OpeningTreeInput = z
+  .object({
+    colour: Colour.describe('The owner’s colour in the games: white or black'),
+    moves: z.string().max(600).optional().describe('Space-separated SAN moves from move 1 (e.g. "e4 c5"); omit for the start position'),
+  })
+  .strict();
+
+const TreeMove = z.object({
+  san: z.string().describe('The next move, SAN'),
+  lineMoves: z.string().describe('The line including this move, for list_games lineMoves'),
+  games: z.number().int(),
+  win: z.number().int(),
+  draw: z.number().int(),
+  loss: z.number().int(),
+  score: z.number().describe('(wins + draws/2) / games, percent'),
+  averageAccuracy: z.object({ games: z.number().int(), average: z.number().nullable() }).describe('Mean effective accuracy over the games that have one'),
+  averageEvalAfter: z.object({ games: z.number().int(), pawns: z.number().nullable() }).describe("Mean evaluation after the move, the owner's view, pawns (±5 cap), over reviewed games"),
+});
+
+export const OpeningTreeView = z
+  .object({
+    colour: Colour,
+    moves: z.array(z.string()).describe('The line, SAN moves from move 1'),
+    lineMoves: z.string(),
+    games: z.number().int().describe('Games of this colour with moves that reached the position'),
+    score: z.number().nullable(),
+    endedHere: z.number().int().describe('Of those, games whose recorded moves end here'),
+    nextMoves: z.array(TreeMove).describe('Every next move played, most games first'),
+    cap: z.number().int(),
+    capped: z.boolean(),
+    rules: z.string(),
+  })
+  .describe('The opening tree of the owner’s own games at one position (the chess-footprint://openings/{colour} resource)');

@@ -1,11 +1,12 @@
+import { Chess } from 'chess.js';
 import { s } from './dom.js';
+import { PIECE_NAMES, pieceSvg } from './pieces.js';
 
-// The board, drawn as SVG here (chessground is GPL and cannot be bundled into this MIT project).
-// Pieces are the Unicode chess symbols: the solid forms for both sides, filled white or black with
-// an outline, and U+FE0E asking for text (not emoji) presentation.
-const GLYPH: Record<string, string> = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
-const NAMES: Record<string, string> = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+// The board, drawn as SVG here (chessground is GPL and cannot be bundled into this MIT project),
+// with the pieces of pieces.ts. Coordinates sit outside the squares, in a margin left and below.
 const SQ = 45;
+const MARGIN = 14;
+const FILES = 'abcdefgh';
 
 export interface BoardOptions {
   orientation?: 'white' | 'black';
@@ -14,12 +15,26 @@ export interface BoardOptions {
   label?: string;
 }
 
-/** An SVG board of the position in a FEN (placement field only is read). */
+/** The square of the king of the side to move when it is in check (a full FEN is needed), else null. */
+function checkedKing(fen: string): string | null {
+  if (fen.split(' ').length < 2) return null;
+  try {
+    const chess = new Chess(fen);
+    if (!chess.inCheck()) return null;
+    const king = chess.findPiece({ type: 'k', color: chess.turn() })[0];
+    return king ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** An SVG board of the position in a FEN. */
 export function board(fen: string, opts: BoardOptions = {}): SVGElement {
   const flip = opts.orientation === 'black';
   const rows = fen.split(' ')[0].split('/');
+  const size = SQ * 8;
   const svg = s('svg', {
-    viewBox: `0 0 ${SQ * 8} ${SQ * 8}`,
+    viewBox: `0 0 ${size + MARGIN} ${size + MARGIN}`,
     class: 'board',
     role: 'img',
     'aria-label': opts.label ?? `position ${fen}`,
@@ -31,21 +46,23 @@ export function board(fen: string, opts: BoardOptions = {}): SVGElement {
     marked.add(opts.lastMove.slice(0, 2));
     marked.add(opts.lastMove.slice(2, 4));
   }
+  const check = checkedKing(fen);
+  if (check) svg.setAttribute('data-check', check);
+  // Square (file 0–7 from a, rank 0–7 from the 8th) to its top-left corner on screen.
+  const at = (file: number, rank: number) => ({ x: MARGIN + (flip ? 7 - file : file) * SQ, y: (flip ? 7 - rank : rank) * SQ });
   for (let rank = 0; rank < 8; rank++) {
     for (let file = 0; file < 8; file++) {
-      const x = (flip ? 7 - file : file) * SQ;
-      const y = (flip ? 7 - rank : rank) * SQ;
-      const name = `${'abcdefgh'[file]}${8 - rank}`;
+      const { x, y } = at(file, rank);
+      const name = `${FILES[file]}${8 - rank}`;
       const light = (rank + file) % 2 === 0;
-      svg.append(s('rect', { x, y, width: SQ, height: SQ, class: `sq ${light ? 'light' : 'dark'}${marked.has(name) ? ' last' : ''}` }));
+      svg.append(s('rect', { x, y, width: SQ, height: SQ, class: `sq ${light ? 'light' : 'dark'}${marked.has(name) ? ' last' : ''}`, 'data-square': name }));
+      if (name === check) svg.append(s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.48, class: 'check', 'data-testid': 'check' }));
     }
   }
-  // Coordinates on the bottom rank and left file.
+  svg.append(s('rect', { x: MARGIN, y: 0, width: size, height: size, class: 'frame' }));
   for (let i = 0; i < 8; i++) {
-    const fileName = 'abcdefgh'[flip ? 7 - i : i];
-    const rankName = String(flip ? i + 1 : 8 - i);
-    svg.append(s('text', { x: i * SQ + SQ - 3, y: SQ * 8 - 3, class: `coord ${(7 + i) % 2 === 0 ? 'on-light' : 'on-dark'}`, 'text-anchor': 'end' }, fileName));
-    svg.append(s('text', { x: 2, y: i * SQ + 10, class: `coord ${i % 2 === 0 ? 'on-light' : 'on-dark'}` }, rankName));
+    svg.append(s('text', { x: MARGIN + i * SQ + SQ / 2, y: size + MARGIN - 3, class: 'coord', 'text-anchor': 'middle' }, FILES[flip ? 7 - i : i]));
+    svg.append(s('text', { x: MARGIN / 2, y: i * SQ + SQ / 2 + 4, class: 'coord', 'text-anchor': 'middle' }, String(flip ? i + 1 : 8 - i)));
   }
   rows.forEach((row, rank) => {
     let file = 0;
@@ -56,17 +73,9 @@ export function board(fen: string, opts: BoardOptions = {}): SVGElement {
       }
       const white = ch === ch.toUpperCase();
       const kind = ch.toLowerCase();
-      const x = (flip ? 7 - file : file) * SQ + SQ / 2;
-      const y = (flip ? 7 - rank : rank) * SQ + SQ / 2;
-      if (GLYPH[kind]) {
-        svg.append(
-          s(
-            'text',
-            { x, y, class: `piece ${white ? 'white' : 'black'}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' },
-            s('title', {}, `${white ? 'white' : 'black'} ${NAMES[kind]} ${'abcdefgh'[file]}${8 - rank}`),
-            `${GLYPH[kind]}\uFE0E`,
-          ),
-        );
+      if (PIECE_NAMES[kind]) {
+        const { x, y } = at(file, rank);
+        svg.append(pieceSvg(kind, white, x, y, SQ, `${white ? 'white' : 'black'} ${PIECE_NAMES[kind]} ${FILES[file]}${8 - rank}`));
       }
       file += 1;
     }

@@ -1,5 +1,6 @@
 // Builds the dashboard client into dist/web: one ES module bundle (esbuild), the stylesheet, the
-// HTML shell and the licence of the one bundled library (chess.js, BSD-2-Clause).
+// HTML shell and the licence of the one bundled library (chess.js, BSD-2-Clause). The chess pieces
+// (web/pieces.ts) are drawn for this project and MIT like it: no third-party artwork is bundled.
 // Runs in `npm run build` (and so in `prepare`); prints the gzipped size.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

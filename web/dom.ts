@@ -45,13 +45,16 @@ export function link(href: string, ...children: Child[]): HTMLAnchorElement {
   return h('a', { href, 'data-link': true }, ...children);
 }
 
-/** A table from rows; each cell is text or a node. */
-export function table(headers: string[], rows: Child[][], rowAttrs?: (i: number) => Attrs): HTMLTableElement {
+/**
+ * A table from rows; each cell is text or a node. On a phone a table of more than four columns (or
+ * `stack`) shows its rows as cards, each cell labelled with its header (style.css).
+ */
+export function table(headers: string[], rows: Child[][], rowAttrs?: (i: number) => Attrs, stack = headers.length > 4): HTMLTableElement {
   return h(
     'table',
-    {},
+    { class: stack ? 'stack' : null },
     h('thead', {}, h('tr', {}, ...headers.map((t) => h('th', {}, t)))),
-    h('tbody', {}, ...rows.map((r, i) => h('tr', rowAttrs?.(i) ?? {}, ...r.map((c) => h('td', {}, c))))),
+    h('tbody', {}, ...rows.map((r, i) => h('tr', rowAttrs?.(i) ?? {}, ...r.map((c, j) => h('td', { 'data-label': headers[j] ?? '' }, c))))),
   );
 }
 

@@ -3,12 +3,14 @@ import { clear, h, link } from './dom.js';
 import { coachingPage, studyPage } from './pages/coaching.js';
 import { gamePage } from './pages/game.js';
 import { gamesPage } from './pages/games.js';
-import { insightsPage, openingsPage } from './pages/insights.js';
+import { insightsPage } from './pages/insights.js';
 import { libraryGamePage, libraryPage } from './pages/library.js';
+import { openingsPage } from './pages/openings.js';
 import { overviewPage } from './pages/overview.js';
 import { settingsPage } from './pages/settings.js';
 import { signInPage } from './pages/signin.js';
 import { tournamentsPage } from './pages/tournaments.js';
+import { isCurrent, navigate, nextGeneration, onNavigate } from './router.js';
 
 export type Page = (main: HTMLElement, params: Record<string, string>, query: URLSearchParams) => Promise<void> | void;
 
@@ -40,16 +42,6 @@ const NAV: Array<[string, string]> = [
 
 const root = document.getElementById('app')!;
 let account: { displayName: string; email: string } | null = null;
-// Each navigation gets a number; a page that finishes loading after the next navigation is dropped.
-let generation = 0;
-export const isCurrent = (g: number) => g === generation;
-export const currentGeneration = () => generation;
-
-export function navigate(path: string, replace = false): void {
-  if (replace) history.replaceState(null, '', path);
-  else history.pushState(null, '', path);
-  void render();
-}
 
 async function signOut(): Promise<void> {
   await api('/api/v1/settings/session', { method: 'DELETE' }).catch(() => {});
@@ -75,7 +67,7 @@ function shell(main: HTMLElement): HTMLElement {
 }
 
 async function render(): Promise<void> {
-  const g = ++generation;
+  const g = nextGeneration();
   const query = new URLSearchParams(location.search);
   // A one-time sign-in link: exchange the code by POST, then take it out of the address bar.
   const code = query.get('code');
@@ -101,6 +93,10 @@ async function render(): Promise<void> {
   const main = h('main', { id: 'main' });
   clear(root);
   root.append(shell(main));
+  // On a phone the tabs scroll sideways: bring the current one into view.
+  const nav = root.querySelector('header nav') as HTMLElement | null;
+  const active = nav?.querySelector('a.active') as HTMLElement | null;
+  if (nav && active && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = active.offsetLeft - nav.offsetLeft - (nav.clientWidth - active.offsetWidth) / 2;
   const route = ROUTES.find(([re]) => re.test(path));
   if (!route) {
     main.append(h('h1', {}, 'Not found'), h('p', {}, 'No page at this address. '), link('/', 'Back to the overview'));
@@ -140,5 +136,6 @@ document.addEventListener('click', (e) => {
   e.preventDefault();
   navigate(a.getAttribute('href')!);
 });
+onNavigate(render);
 window.addEventListener('popstate', () => void render());
 void render();

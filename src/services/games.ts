@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { addDays } from './stats/window.js';
 import { GAMES_PAGE_SIZE, type GameDetail, type GameList, type GameSummary, type ListGamesInput } from '../../schemas/games.js';
 import type { PersonalCtx } from '../context.js';
@@ -69,6 +69,8 @@ export function toSummary(row: Pick<GameRow, keyof typeof summaryColumns>): Game
     accuracy,
     accuracySource: row.platformAccuracy !== null ? 'platform' : row.reviewAccuracy !== null ? 'review' : null,
     sourceUrl: row.sourceUrl,
+    // review_accuracy is written when the owner's review of the game's moves completes (review/queue.ts).
+    reviewed: row.reviewAccuracy !== null,
   };
 }
 
@@ -111,10 +113,11 @@ function computeListGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
     const p = `%${likeLiteral(input.q)}%`;
     conds.push(or(like(games.opponent, p), like(games.opening, p), like(games.event, p), like(games.eco, p))!);
   }
+  if (input.reviewed) conds.push(input.reviewed === 'yes' ? isNotNull(games.reviewAccuracy) : isNull(games.reviewAccuracy));
   const where = and(...conds);
   // The owner's game count is kept by triggers; a filtered count is kept per version of their games,
   // so paging through one filter counts it once.
-  const filterKey = JSON.stringify([input.provider, input.result, input.colour, input.timeClass, from, to, input.movesMin, input.movesMax, input.opening, input.opponent, line, input.q]);
+  const filterKey = JSON.stringify([input.provider, input.result, input.colour, input.timeClass, from, to, input.movesMin, input.movesMax, input.opening, input.opponent, line, input.q, input.reviewed]);
   const total =
     conds.length === 1
       ? ownerStamp(ctx.store, ctx.user.id).games
@@ -163,6 +166,7 @@ function computeListGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
       opening: input.opening ?? null,
       opponent: input.opponent ?? null,
       lineMoves: line,
+      reviewed: input.reviewed ?? null,
       sort: input.sort,
     },
     page,

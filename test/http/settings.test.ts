@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueSignInCode, SIGN_IN_CODE_TTL_MS } from '../../src/auth/sessions.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/dashboard.js';
 import type { Listening } from '../../src/http/listen.js';
+import { importPgnLines } from '../../src/services/imports.js';
 import { tools } from '../../tools/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { rest, startServer } from '../helpers/server.js';
@@ -193,6 +194,42 @@ describe('settings API', () => {
   });
 });
 
+describe('the opening tree for the dashboard', () => {
+  test('next moves with games and results from the owner’s games as a colour, owner-scoped; bad input is 400', async () => {
+    // Three games with Alice as White; her tree is worked out by hand from them.
+    const pgn = [
+      ['2026.01.02', '1-0', '1. e4 e5 2. Nf3 Nc6 1-0'],
+      ['2026.01.03', '0-1', '1. e4 c5 2. Nf3 d6 0-1'],
+      ['2026.01.04', '1/2-1/2', '1. d4 d5 1/2-1/2'],
+    ]
+      .map(([date, result, moves], i) => `[Event "t${i}"]\n[Site "?"]\n[Date "${date}"]\n[White "Alice"]\n[Black "Opp${i}"]\n[Result "${result}"]\n\n${moves}\n`)
+      .join('\n');
+    expect((await importPgnLines(app.deps, alice.user, pgn.split('\n'), { as: 'white' })).imported).toBe(3);
+    const start = await rest(server.url, '/api/v1/settings/openings/white', { token: alice.token });
+    expect(start.status).toBe(200);
+    expect(start.body.games).toBe(3);
+    expect(start.body.nextMoves.map((m: { san: string; games: number; win: number; draw: number; loss: number; score: number }) => [m.san, m.games, m.win, m.draw, m.loss, m.score])).toEqual([
+      ['e4', 2, 1, 0, 1, 50],
+      ['d4', 1, 0, 1, 0, 50],
+    ]);
+    const e4 = await rest(server.url, '/api/v1/settings/openings/white?moves=e4', { token: alice.token });
+    expect(e4.body.nextMoves.map((m: { san: string; lineMoves: string; score: number }) => [m.san, m.lineMoves, m.score])).toEqual([
+      ['c5', 'e4 c5', 0],
+      ['e5', 'e4 e5', 100],
+    ]);
+    expect((await rest(server.url, '/api/v1/settings/openings/white?moves=e4+e5+Nf3+Nc6', { token: alice.token })).body).toMatchObject({ games: 1, endedHere: 1, nextMoves: [] });
+    expect((await rest(server.url, '/api/v1/settings/openings/black', { token: alice.token })).body.games).toBe(0);
+    // Bob sees none of Alice's games.
+    expect((await rest(server.url, '/api/v1/settings/openings/white', { token: bob.token })).body).toMatchObject({ games: 0, nextMoves: [] });
+    for (const path of ['/api/v1/settings/openings/red', '/api/v1/settings/openings/white?depth=3', '/api/v1/settings/openings/white?moves=e4&moves=e5', '/api/v1/settings/openings/white?moves=%3Cscript%3E']) {
+      const res = await rest(server.url, path, { token: alice.token });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toBeTypeOf('string');
+    }
+    expect((await rest(server.url, '/api/v1/settings/openings/white')).status).toBe(401);
+  });
+});
+
 describe('documents and pages', () => {
   test('the OpenAPI document lists the settings routes under their own tag; MCP still has the 29 tools', async () => {
     const doc = (await rest(server.url, '/openapi.json')).body;
@@ -202,6 +239,7 @@ describe('documents and pages', () => {
       '/api/v1/settings/connections',
       '/api/v1/settings/connections/{provider}',
       '/api/v1/settings/email',
+      '/api/v1/settings/openings/{colour}',
       '/api/v1/settings/reviews',
       '/api/v1/settings/session',
       '/api/v1/settings/sessions',

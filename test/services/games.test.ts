@@ -103,6 +103,17 @@ describe('list_games filters (spec 4.2)', () => {
     expect([byId[ids.g3].accuracy, byId[ids.g3].accuracySource]).toEqual([null, null]);
   });
 
+  test('reviewed: the engine’s review counts, a platform accuracy alone does not; the filter keeps either side', () => {
+    const byId = Object.fromEntries(list({}).games.map((g) => [g.id, g]));
+    expect([byId[ids.g2].reviewed, byId[ids.g6].reviewed, byId[ids.g1].reviewed, byId[ids.g3].reviewed]).toEqual([true, true, false, false]);
+    // g2 and g6 carry a review accuracy (date-desc: g6 first); the other six do not.
+    expect(sources({ reviewed: 'yes' })).toEqual(['g6', 'g2']);
+    expect(sources({ reviewed: 'no' })).toEqual(['g8', 'g7', 'g5', 'g4', 'g3', 'g1']);
+    expect(list({ reviewed: 'yes', colour: 'black' })).toMatchObject({ total: 2, filters: { reviewed: 'yes' } });
+    expect(list({}).filters.reviewed).toBe(null);
+    expect(() => ListGamesInput.parse({ reviewed: 'maybe' })).toThrow();
+  });
+
   test('pagination: 50 a page, a page past the last falls back to page 1', () => {
     expect(list({})).toMatchObject({ page: 1, pageCount: 1, total: 8, pageSize: 50 });
     expect(list({ page: 7 })).toMatchObject({ page: 1, pageCount: 1 });

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -24,6 +24,9 @@ if (!chromium && inCi) throw new Error('CI=true but no Chromium at /usr/bin/chro
 if (!chromium) console.warn('dashboard browser tests skipped: no Chromium found (install Debian’s `chromium` or set CFP_CHROMIUM)');
 
 const OUTPUT = join(import.meta.dirname, '..', 'output');
+const DESKTOP = { width: 1280, height: 900 };
+// The issue's phone: 390×844 CSS pixels (an iPhone 12–15 class screen).
+const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
 let app: TestApp;
@@ -39,7 +42,7 @@ const pageErrors: string[] = [];
 
 async function newPage(context?: Awaited<ReturnType<Browser['createBrowserContext']>>): Promise<Page> {
   const page = await (context ?? browser).newPage();
-  await page.setViewport({ width: 1200, height: 900 });
+  await page.setViewport(DESKTOP);
   page.setDefaultTimeout(15_000);
   page.on('dialog', async (d) => {
     dialogs.push(d.message());
@@ -114,6 +117,15 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
   test('overview: one line per provider × time class, and the range selector redraws it', async () => {
     const lines = (await rest(server.url, '/api/v1/me/ratings?range=1y', { token })).body.lines.filter((l: { points: unknown[] }) => l.points.length > 0);
     expect(await page.$$eval('[data-testid="rating-chart"] path.series', (p) => p.length)).toBe(lines.length);
+    // Round rating ticks (steps of 25 or more) and dates at month starts (a year: month names, the year at January).
+    const ys = await page.$$eval('[data-testid="rating-chart"] [data-tick="y"]', (t) => t.map((x) => Number(x.textContent)));
+    expect(ys.length).toBeGreaterThanOrEqual(3);
+    const step = ys[1] - ys[0];
+    expect([25, 50, 100, 200, 250, 500]).toContain(step);
+    expect(ys.every((y, i) => y % step === 0 && (i === 0 || y - ys[i - 1] === step))).toBe(true);
+    const xs = await page.$$eval('[data-testid="rating-chart"] [data-tick="x"]', (t) => t.map((x) => x.textContent!));
+    expect(xs.length).toBeGreaterThanOrEqual(3);
+    expect(xs.every((x) => /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\d{4})$/.test(x))).toBe(true);
     await shot(page, 'overview');
     const all = (await rest(server.url, '/api/v1/me/ratings?range=all', { token })).body.lines.filter((l: { points: unknown[] }) => l.points.length > 0);
     await page.select('[data-testid="rating-range"]', 'all');
@@ -171,6 +183,13 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(await page.$$eval('[data-testid="eval-graph"] .eval-hit', (r) => r.length)).toBe(analysis.plyCount);
     await page.click('[data-testid="eval-graph"] .eval-hit[data-ply="6"]');
     expect(await fen()).toBe(analysis.plies[5].fenAfter);
+    // The scale: pawns from White's view, the level line labelled 0 in the middle of the graph.
+    expect(await page.$$eval('[data-testid="eval-graph"] [data-pawns]', (t) => t.map((x) => x.textContent))).toEqual(['+5', '+2', '0', '−2', '−5']);
+    expect(await page.$eval('[data-testid="eval-graph"] .eval-mid', (l) => [l.getAttribute('y1'), l.getAttribute('y2')])).toEqual(['80', '80']);
+    // Every symbol in the move list is explained in the legend beside it, and only those.
+    const marks = await page.$$eval('[data-testid="move-list"] .move .mark', (m) => [...new Set(m.map((x) => x.textContent))].sort());
+    expect(marks.length).toBeGreaterThan(0);
+    expect(await page.$$eval('[data-testid="move-legend"] .mark', (m) => m.map((x) => x.textContent).sort())).toEqual(marks);
 
     expect(await page.$$eval('[data-testid="moment"]', (m) => m.length)).toBe(moments.count);
     if (moments.count > 0) {
@@ -231,23 +250,138 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(sources.requests.length).toBeGreaterThan(0);
   });
 
-  test('every other page renders without a script error or CSP violation', async () => {
+  test('the games page filters on reviewed, from the list itself', async () => {
+    // Independent of the column the filter reads: the games whose moves a completed review job covered.
+    const expected = (
+      app.deps.store.sqlite
+        .prepare("SELECT id FROM games WHERE user_id = ? AND moves_key IN (SELECT g.moves_key FROM games g JOIN review_jobs j ON j.subject_id = g.id WHERE j.status = 'complete')")
+        .all(owner.id) as Array<{ id: string }>
+    ).map((r) => r.id);
+    expect(expected).toContain(reviewedId);
+    await page.goto(`${server.url}/games`);
+    await page.waitForSelector('[data-testid="games-row"]');
+    await page.select('[data-testid="filter-reviewed"]', 'yes');
+    await page.click('[data-testid="filter-apply"]');
+    await page.waitForFunction(() => location.search === '?reviewed=yes');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="games-row"]').length === n, {}, expected.length);
+    expect((await page.$$eval('[data-testid="games-row"]', (r) => r.map((x) => x.getAttribute('data-id')))).sort()).toEqual([...expected].sort());
+    expect(await page.$$eval('[data-testid="games-row"] td.reviewed', (c) => [...new Set(c.map((x) => x.getAttribute('data-reviewed')))])).toEqual(['yes']);
+    await page.select('[data-testid="filter-reviewed"]', 'no');
+    await page.click('[data-testid="filter-apply"]');
+    await page.waitForFunction(() => location.search === '?reviewed=no');
+    await page.waitForSelector('[data-testid="games-row"]');
+    const total = (await rest(server.url, '/api/v1/me/games', { token })).body.total as number;
+    expect(await page.$eval('[data-testid="games-total"]', (e) => e.textContent)).toMatch(new RegExp(`^${total - expected.length} game`));
+    expect(await page.$$eval('[data-testid="games-row"] td.reviewed', (c) => [...new Set(c.map((x) => x.getAttribute('data-reviewed')))])).toEqual(['no']);
+  });
+
+  test('a library game: the board steps through the moves, both accuracies, check marked at the mate', async () => {
     const slug = 'morphy-brunswick-isouard-1858';
-    for (const [path, name, selector] of [
-      ['/openings', 'openings', 'main h1'],
+    const accuracy = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'data', 'library', slug, 'accuracy.json'), 'utf8'));
+    await page.goto(`${server.url}/library/${slug}`);
+    await page.waitForSelector('[data-testid="move-list"]');
+    // The Opera Game: 1.e4 … 17.Rd8#, 33 plies.
+    expect(await page.$$eval('[data-testid="move-list"] .move', (m) => m.length)).toBe(33);
+    expect(await page.$eval('[data-testid="move-list"] .move[data-ply="33"]', (m) => m.textContent)).toBe('Rd8#');
+    expect(await page.$eval('[data-testid="accuracy"]', (e) => e.textContent)).toContain(`Accuracy: White ${accuracy.white}, Black ${accuracy.black}`);
+    const fen = () => page.$eval('[data-testid="board"]', (b) => b.getAttribute('data-fen'));
+    for (let i = 0; i < 3; i++) await page.click('[data-testid="next"]');
+    expect(await fen()).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2');
+    expect(await page.$eval('[data-testid="ply-info"]', (e) => e.textContent)).toBe('2. Nf3');
+    expect(await page.$$eval('[data-testid="board"] .sq.last', (s) => s.map((x) => x.getAttribute('data-square')).sort())).toEqual(['f3', 'g1']);
+    await page.click('[data-testid="move-list"] .move[data-ply="33"]');
+    // Rd8# leaves Black's king on e8 in check: its square is marked.
+    expect(await page.$eval('[data-testid="board"]', (b) => b.getAttribute('data-check'))).toBe('e8');
+    // Ten pieces a side are left (counted from the score: White lost a knight pair, the queen, a bishop, a rook, the d-pawn).
+    expect(await page.$$eval('[data-testid="board"] g.piece', (p) => p.length)).toBe(20);
+    expect(await page.$$eval('[data-testid="board"] text', (t) => t.map((x) => x.textContent).join(''))).toBe('a8b7c6d5e4f3g2h1');
+    await shot(page, 'library-game-mate');
+  });
+
+  test('the opening tree: clicking a move follows the tree and the games that reached it', async () => {
+    const rows = app.deps.store.sqlite.prepare("SELECT san_moves AS m FROM games WHERE user_id = ? AND colour = 'white' AND san_moves IS NOT NULL AND san_moves != ''").all(owner.id) as Array<{ m: string }>;
+    const lines = rows.map((r) => r.m.split(' '));
+    /** Next moves after a prefix, most games first (ties by SAN), counted here from the stored moves. */
+    const nextAfter = (prefix: string[]) => {
+      const counts = new Map<string, number>();
+      for (const l of lines) if (prefix.every((m, i) => l[i] === m) && l[prefix.length]) counts.set(l[prefix.length], (counts.get(l[prefix.length]) ?? 0) + 1);
+      return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([san]) => san);
+    };
+    const reached = (prefix: string[]) => lines.filter((l) => prefix.every((m, i) => l[i] === m)).length;
+    await page.goto(`${server.url}/openings`);
+    await page.waitForSelector('[data-testid="tree-move"]');
+    const sans = () => page.$$eval('[data-testid="tree-move"]', (b) => b.map((x) => x.getAttribute('data-san')));
+    expect(await sans()).toEqual(nextAfter([]));
+    // At the start the linked games are every game as White (with moves or not: the list cannot tell).
+    const asWhite = (app.deps.store.sqlite.prepare("SELECT count(*) AS n FROM games WHERE user_id = ? AND colour = 'white'").get(owner.id) as { n: number }).n;
+    expect(Number(await page.$eval('[data-testid="tree-games"]', (e) => e.getAttribute('data-total')))).toBe(asWhite);
+    const first = nextAfter([])[0];
+    await page.click(`[data-testid="tree-move"][data-san="${first}"]`);
+    await page.waitForFunction((san) => document.querySelector('[data-testid="tree-line"]')?.textContent?.includes(`1.${san}`), {}, first);
+    expect(await sans()).toEqual(nextAfter([first]));
+    expect(Number(await page.$eval('[data-testid="tree-games"]', (e) => e.getAttribute('data-total')))).toBe(reached([first]));
+    expect(await page.$$eval('[data-testid="tree-game"]', (g) => g.length)).toBe(Math.min(8, reached([first])));
+    expect(new URL(page.url()).search).toBe(`?colour=white&moves=${first}`);
+    const second = nextAfter([first])[0];
+    await page.click(`[data-testid="tree-move"][data-san="${second}"]`);
+    await page.waitForFunction((n) => document.querySelector('[data-testid="tree-games"]')?.getAttribute('data-total') === String(n), {}, reached([first, second]));
+    expect(await sans()).toEqual(nextAfter([first, second]));
+    // The board shows the line's position; a game link opens a game that played it.
+    expect(await page.$eval('[data-testid="opening-tree"] [data-testid="board"]', (b) => b.getAttribute('aria-label'))).toBe(`position after ${first} ${second}`);
+    await page.click('[data-testid="tree-game"] a');
+    await page.waitForSelector('[data-testid="move-list"]');
+    expect(await page.$$eval('[data-testid="move-list"] .move', (m) => m.slice(0, 2).map((x) => x.textContent?.replace(/[★!?×]+$/, '')))).toEqual([first, second]);
+  });
+
+  test('every page at 1280×900 and on a phone (390×844): no sideways scroll, a compact navigation, no script or CSP error', async () => {
+    const slug = 'morphy-brunswick-isouard-1858';
+    const hostileId = (app.deps.store.sqlite.prepare('SELECT id FROM games WHERE user_id = ? AND opponent = ?').get(owner.id, HOSTILE) as { id: string }).id;
+    const pages = [
+      ['/', 'overview', '[data-testid="rating-chart"]'],
+      ['/games', 'games', '[data-testid="games-row"]'],
+      [`/games/${reviewedId}`, 'game', '[data-testid="eval-graph"]'],
+      [`/games/${hostileId}`, 'game-unreviewed', '[data-testid="move-list"]'],
+      ['/openings', 'openings', '[data-testid="tree-move"]'],
       ['/insights', 'insights', 'svg.bars'],
       ['/study', 'study', 'main table'],
       ['/coaching', 'coaching', '[data-testid="board"]'],
       ['/library', 'library', 'main table'],
-      [`/library/${slug}`, 'library-game', '[data-testid="board"]'],
+      [`/library/${slug}`, 'library-game', '[data-testid="move-list"]'],
       ['/tournaments', 'tournaments', 'main form'],
-    ] as const) {
-      await page.goto(`${server.url}${path}`);
-      await page.waitForSelector(selector);
-      await shot(page, name);
+      ['/settings', 'settings', '[data-testid="token-name"]'],
+    ] as const;
+    const measures: Record<string, { scrollWidth: number; innerWidth: number; nav: number }> = {};
+    for (const [viewport, suffix] of [[DESKTOP, ''], [PHONE, '-phone']] as const) {
+      await page.setViewport(viewport);
+      for (const [path, name, selector] of pages) {
+        await page.goto(`${server.url}${path}`);
+        await page.waitForSelector(selector);
+        measures[`${name}${suffix}`] = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, nav: document.querySelector('header')!.getBoundingClientRect().height }));
+        await shot(page, `${name}${suffix}`);
+      }
+    }
+    await page.setViewport(DESKTOP);
+    // Beside the screenshots, for a person to read: each page's width and header height.
+    writeFileSync(join(OUTPUT, 'measures.json'), `${JSON.stringify(measures, null, 1)}\n`);
+    for (const [name, m] of Object.entries(measures)) {
+      expect(m.scrollWidth, name).toBeLessThanOrEqual(m.innerWidth);
+      if (name.endsWith('-phone')) expect(m.nav, name).toBeLessThan(80);
     }
     expect(pageErrors).toEqual([]);
-  }, 90_000);
+  }, 180_000);
+
+  test('the overview names each game in the review queue and compares this week with last', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid="review-queue"] table');
+    // The game queued by the games test: the owner (display name) had White on 2026-11-19.
+    const names = await page.$$eval('[data-testid="review-queue"] td a', (a) => a.map((x) => x.textContent));
+    expect(names).toContain(`Demo Player – ${HOSTILE}, 2026-11-19`);
+    expect(await page.$$eval('[data-testid="review-queue"] td a', (a) => a.filter((x) => x.textContent === 'game').length)).toBe(0);
+    const weeks = await page.$$eval('[data-testid="week-comparison"] tbody tr', (r) => r.map((x) => x.querySelector('td')!.textContent));
+    expect(weeks).toHaveLength(2);
+    expect(weeks[0]).toMatch(/^This week so far \(from Sat \d+ \w+\)$/);
+    expect(weeks[1]).toMatch(/^Last week \(\d+ \w+ – \d+ \w+\)$/);
+  });
 
   test('sign out, then sign in by pasting a token', async () => {
     await page.goto(`${server.url}/settings`);
@@ -257,6 +391,12 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect((await page.goto(`${server.url}/api/v1/me`))!.status()).toBe(401);
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-testid="signin-token"]');
+    await page.setViewport(PHONE);
+    await page.reload();
+    await page.waitForSelector('[data-testid="signin-token"]');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(page, 'signin-phone');
+    await page.setViewport(DESKTOP);
     await page.type('[data-testid="signin-token"]', token);
     await page.click('[data-testid="signin-submit"]');
     await page.waitForSelector('[data-testid="rating-chart"]');

@@ -2,7 +2,7 @@ import { api } from '../api.js';
 import { board } from '../board.js';
 import { h, table } from '../dom.js';
 import { day, when } from '../format.js';
-import { navigate } from '../main.js';
+import { navigate } from '../router.js';
 
 /** The study collection: upload a PGN, request its review, delete it. */
 export async function studyPage(main: HTMLElement): Promise<void> {

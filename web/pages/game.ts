@@ -1,11 +1,10 @@
 import { api } from '../api.js';
-import { board } from '../board.js';
 import { evalGraph } from '../charts.js';
-import { clear, h } from '../dom.js';
-import { append } from '../dom.js';
-import { CLASS_MARK, day, evalText, providerName, when, whiteWinChances } from '../format.js';
-import { isCurrent, currentGeneration, navigate } from '../main.js';
+import { append, h } from '../dom.js';
+import { day, evalText, providerName, when, whiteWinChances } from '../format.js';
+import { isCurrent, currentGeneration, navigate } from '../router.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
+import { viewer } from '../viewer.js';
 
 /** evalAfter is in the side-to-move frame (after White's move, Black's): turn it to White's. */
 const whiteFrame = (e: any, sign: 1 | -1) => (e ? { ...e, value: e.value * sign } : e);
@@ -47,83 +46,50 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
     return;
   }
   const byPly = new Map<number, any>(plies.map((p) => [p.ply, p]));
-  let ply = 0;
-  const boardBox = h('div', { class: 'board-box' });
-  const info = h('div', { class: 'ply-info', 'aria-live': 'polite', 'data-testid': 'ply-info' });
-  const moveCells: HTMLElement[] = [];
-  const moveList = h('ol', { class: 'moves', 'data-testid': 'move-list' });
-  for (let i = 1; i < positions.length; i += 2) {
-    const li = h('li', {});
-    for (const p of [positions[i], positions[i + 1]]) {
-      if (!p) continue;
-      const cls = byPly.get(p.ply)?.classification as string | undefined;
-      const cell = h('button', { type: 'button', class: `move ${cls ?? ''}`, 'data-ply': p.ply, onclick: () => go(p.ply) }, p.san ?? '', cls && CLASS_MARK[cls] ? h('span', { class: 'mark' }, CLASS_MARK[cls]) : null);
-      moveCells[p.ply] = cell;
-      li.append(cell);
-    }
-    moveList.append(li);
-  }
+  const width = main.clientWidth - 24;
   const graph = plies.length
     ? evalGraph(
         plies.map((p) => ({ ply: p.ply, whiteChances: whiteWinChances(p.evalAfter, p.colour === 'white' ? -1 : 1), cls: p.classification })),
-        (n) => go(n),
+        (n) => view.go(n),
+        width,
       )
     : null;
-
-  function go(n: number): void {
-    ply = Math.max(0, Math.min(positions.length - 1, n));
-    const pos = positions[ply];
-    clear(boardBox);
-    boardBox.append(board(pos.fen, { orientation: game.colour === 'black' ? 'black' : 'white', lastMove: pos.uci, label: `position after ply ${ply}` }));
-    boardBox.setAttribute('data-ply', String(ply));
-    for (const c of moveCells) c?.classList.remove('current');
-    moveCells[ply]?.classList.add('current');
-    moveCells[ply]?.scrollIntoView({ block: 'nearest' });
-    graph?.mark(ply);
-    const a = byPly.get(ply);
-    clear(info);
-    if (ply === 0) info.append('Start position');
-    else
-      info.append(
-        h('strong', {}, `${Math.ceil(ply / 2)}${ply % 2 ? '.' : '...'} ${pos.san}`),
+  const view = viewer(positions, {
+    orientation: game.colour === 'black' ? 'black' : 'white',
+    classification: (n) => byPly.get(n)?.classification,
+    describe: (n) => {
+      const a = byPly.get(n);
+      return [
         a ? ` · ${a.classification} · ${evalText(whiteFrame(a.evalAfter, a.colour === 'white' ? -1 : 1))} (White’s view)` : '',
         a && !a.isBestMove && a.bestMove ? h('span', { class: 'muted' }, ` · engine preferred ${a.bestMove.san}`) : '',
-      );
-  }
-
-  const controls = h(
-    'div',
-    { class: 'controls' },
-    h('button', { type: 'button', 'aria-label': 'first move', onclick: () => go(0) }, '«'),
-    h('button', { type: 'button', 'aria-label': 'previous move', 'data-testid': 'prev', onclick: () => go(ply - 1) }, '◀'),
-    h('button', { type: 'button', 'aria-label': 'next move', 'data-testid': 'next', onclick: () => go(ply + 1) }, '▶'),
-    h('button', { type: 'button', 'aria-label': 'last move', onclick: () => go(positions.length - 1) }, '»'),
-  );
-  const onKey = (e: KeyboardEvent) => {
-    if (!document.body.contains(boardBox)) return document.removeEventListener('keydown', onKey);
-    if ((e.target as HTMLElement).closest?.('input, textarea, select')) return;
-    if (e.key === 'ArrowLeft') go(ply - 1);
-    else if (e.key === 'ArrowRight') go(ply + 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(positions.length - 1);
-    else return;
-    e.preventDefault();
-  };
-  document.addEventListener('keydown', onKey);
+      ];
+    },
+    onPly: (n) => graph?.mark(n),
+  });
 
   append(main, [
-    h('div', { class: 'game' }, h('div', {}, boardBox, controls, info), h('div', { class: 'side' }, accuracy(game), moveList)),
-    graph ? h('section', {}, h('h2', {}, 'Evaluation'), graph.svg) : null,
-    reviewed ? momentsSection(moments, go) : reviewSection(id),
+    // Unreviewed, the offer to review sits beside the board, where the review's figures would be.
+    h('div', { class: 'game' }, view.boardColumn, h('div', { class: 'side' }, accuracy(game), view.moveList, reviewed ? null : reviewSection(id))),
+    graph
+      ? h(
+          'section',
+          {},
+          h('h2', {}, 'Evaluation'),
+          graph.svg,
+          h('p', { class: 'muted evalnote' }, 'White’s winning chances after each move (lichess’s win% curve); the scale is the engine’s evaluation in pawns, 0 = level. Dots mark inaccuracies, mistakes and blunders.'),
+        )
+      : null,
+    reviewed ? momentsSection(moments, view.go) : null,
     // A source's URL is untrusted too: only http(s) becomes a link (never javascript: or data:).
     h('p', {}, /^https?:\/\//i.test(game.sourceUrl ?? '') ? h('a', { href: game.sourceUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Open at the source') : null),
   ]);
-  go(0);
+  view.go(0);
 }
 
-function accuracy(game: any): HTMLElement {
+function accuracy(game: any): HTMLElement | null {
   const r = game.review;
-  if (!r) return h('p', { class: 'muted' }, game.accuracy !== null ? `Accuracy ${game.accuracy} (${game.accuracySource})` : 'Not reviewed yet');
+  // Unreviewed, the review offer beside the board says so; a platform's accuracy is still shown.
+  if (!r) return game.accuracy !== null ? h('p', { class: 'muted' }, `Accuracy ${game.accuracy} (${game.accuracySource})`) : null;
   const counts = Object.entries(r.classificationCounts ?? {}).filter(([, n]) => (n as number) > 0);
   return h(
     'div',
@@ -185,7 +151,14 @@ function reviewSection(id: string): HTMLElement {
       button.disabled = false;
     }
   });
-  return h('section', {}, h('h2', {}, 'Engine review'), h('p', {}, 'This game has not been reviewed. A review runs Stockfish over every move.'), button, status);
+  return h(
+    'section',
+    { class: 'review-offer' },
+    h('h2', {}, 'Engine review'),
+    h('p', {}, 'Not reviewed yet. A review runs Stockfish over every move: the accuracy of both players, each move marked (★ best, ?! inaccuracy, ? mistake, ?? blunder), an evaluation graph and the critical moments to train on.'),
+    button,
+    status,
+  );
 }
 
 function attachForm(id: string): HTMLElement {

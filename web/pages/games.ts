@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { h, link } from '../dom.js';
 import { day, providerName } from '../format.js';
-import { navigate } from '../main.js';
+import { navigate } from '../router.js';
 
 const SORTS = ['date-desc', 'date-asc', 'accuracy-desc', 'accuracy-asc'];
 const CHOICES: Record<string, string[]> = {
@@ -9,7 +9,12 @@ const CHOICES: Record<string, string[]> = {
   result: ['win', 'draw', 'loss'],
   colour: ['white', 'black'],
   timeClass: ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'daily', 'correspondence', 'standard'],
+  reviewed: ['yes', 'no'],
 };
+const CHOICE_LABELS: Record<string, string> = { timeClass: 'Time class', reviewed: 'Reviewed' };
+// On a phone the optional columns are hidden (style.css), so a row fits the screen.
+const COLUMNS: Array<[string, boolean]> = [['Date', false], ['Source', true], ['Time', true], ['Colour', true], ['Result', false], ['Opponent', false], ['Opening / event', true], ['Moves', true], ['Accuracy', false], ['Reviewed', false]];
+const SHORT: Record<string, string> = { Accuracy: 'Acc.', Reviewed: 'Rev.' };
 const TEXT_FIELDS: Array<[string, string, string]> = [
   ['q', 'Search', 'search'],
   ['opponent', 'Opponent', 'text'],
@@ -27,7 +32,7 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
   }
   for (const [name, values] of Object.entries(CHOICES)) {
     const select = h('select', { name, 'data-testid': `filter-${name}` }, h('option', { value: '' }, 'any'), ...values.map((v) => h('option', { value: v, selected: query.get(name) === v }, name === 'provider' ? providerName(v) : v)));
-    form.append(h('label', {}, name === 'timeClass' ? 'Time class' : name[0].toUpperCase() + name.slice(1), select));
+    form.append(h('label', {}, CHOICE_LABELS[name] ?? name[0].toUpperCase() + name.slice(1), select));
   }
   form.append(h('label', {}, 'Sort', h('select', { name: 'sort' }, ...SORTS.map((v) => h('option', { value: v, selected: (query.get('sort') ?? 'date-desc') === v }, v)))));
   form.append(h('button', { type: 'submit', 'data-testid': 'filter-apply' }, 'Apply'));
@@ -45,15 +50,16 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
     h(
       'tr',
       { 'data-testid': 'games-row', 'data-id': g.id },
-      h('td', {}, link(`/games/${encodeURIComponent(g.id)}`, day(g.playedAt))),
-      h('td', {}, providerName(g.provider)),
-      h('td', {}, g.timeClass ?? '—'),
-      h('td', {}, g.colour),
+      h('td', { class: 'date' }, link(`/games/${encodeURIComponent(g.id)}`, day(g.playedAt))),
+      h('td', { class: 'opt' }, providerName(g.provider)),
+      h('td', { class: 'opt' }, g.timeClass ?? '—'),
+      h('td', { class: 'opt' }, g.colour),
       h('td', { class: `result ${g.result}` }, g.result),
       h('td', { class: 'opponent' }, g.opponent ?? '—', g.opponentRating ? ` (${g.opponentRating})` : ''),
-      h('td', {}, g.opening ?? g.event ?? '—'),
-      h('td', { class: 'num' }, g.movesCount || '—'),
+      h('td', { class: 'opt' }, g.opening ?? g.event ?? '—'),
+      h('td', { class: 'num opt' }, g.movesCount || '—'),
       h('td', { class: 'num' }, g.accuracy ?? '—'),
+      h('td', { class: 'reviewed', 'data-reviewed': g.reviewed ? 'yes' : 'no' }, g.reviewed ? h('span', { title: 'reviewed by the engine', 'aria-label': 'reviewed' }, '✓') : h('span', { class: 'muted', 'aria-label': 'not reviewed' }, '—')),
     ),
   );
   const page = list.page as number;
@@ -64,12 +70,13 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
   };
   main.append(
     h('h1', {}, 'Games'),
-    form,
+    // On a phone the filters fold away unless one is set.
+    h('details', { class: 'filter-box', open: window.innerWidth > 720 || [...query.keys()].some((k) => k !== 'page' && k !== 'sort') }, h('summary', {}, 'Filters and sort'), form),
     h('p', { class: 'muted', 'data-testid': 'games-total' }, `${list.total} game(s) · page ${page} of ${list.pageCount}`),
     h(
       'table',
-      { class: 'games' },
-      h('thead', {}, h('tr', {}, ...['Date', 'Source', 'Time', 'Colour', 'Result', 'Opponent', 'Opening / event', 'Moves', 'Accuracy'].map((t) => h('th', {}, t)))),
+      { class: 'games compact' },
+      h('thead', {}, h('tr', {}, ...COLUMNS.map(([t, optional]) => h('th', { class: optional ? 'opt' : null }, ...(SHORT[t] ? [h('span', { class: 'long' }, t), h('span', { class: 'short', title: t }, SHORT[t])] : [t]))))),
       h('tbody', {}, ...rows),
     ),
     h('nav', { class: 'pager' }, page > 1 ? pageLink(page - 1, '← Previous') : null, ' ', page < list.pageCount ? pageLink(page + 1, 'Next →') : null),

@@ -5,13 +5,19 @@ import { day, providerName, when } from '../format.js';
 
 const RANGES = ['30d', '90d', '1y', 'all'] as const;
 
-async function ratingBlock(range: string): Promise<HTMLElement> {
+async function ratingBlock(range: string, width: number): Promise<HTMLElement> {
   const data = await api('/api/v1/me/ratings', { query: { range } });
   const series: Series[] = data.lines.map((l: any) => ({
     name: `${providerName(l.provider)} ${l.timeClass}`,
     points: l.points.map((p: any) => ({ x: Date.parse(p.date), y: p.rating })),
   }));
-  return h('div', {}, lineChart(series, { testid: 'rating-chart', label: `ratings, ${range}` }), legend(series));
+  return h('div', {}, lineChart(series, { testid: 'rating-chart', label: `ratings, ${range}`, width }), legend(series));
+}
+
+/** A connection's status, without saying it twice ("demo: demo data: …" read as a stutter). */
+function statusText(c: { status: string; statusMessage: string | null }): string {
+  if (!c.statusMessage) return c.status;
+  return c.statusMessage.toLowerCase().startsWith(c.status.toLowerCase()) ? c.statusMessage : `${c.status}: ${c.statusMessage}`;
 }
 
 function syncBlock(onDone: () => void): HTMLElement {
@@ -70,28 +76,63 @@ export async function overviewPage(main: HTMLElement): Promise<void> {
       p.connections.length
         ? table(
             ['Source', 'Account', 'Status', 'Last sync'],
-            p.connections.map((c: any) => [providerName(c.provider), c.account, c.statusMessage ? `${c.status}: ${c.statusMessage}` : c.status, when(c.lastSyncedAt)]),
+            p.connections.map((c: any) => [providerName(c.provider), c.account, statusText(c), when(c.lastSyncedAt)]),
+            undefined,
+            true,
           )
         : h('p', {}, 'No sources connected yet: ', link('/settings', 'connect chess.com, lichess or the ECF'), '.'),
     );
   };
   await drawConnections();
 
-  const chart = h('div', { class: 'chart-wrap' }, await ratingBlock('1y'));
+  // The chart is drawn at the width it gets, so its labels keep their size on a phone.
+  const chartWidth = () => main.clientWidth - 40;
+  const chart = h('div', { class: 'chart-wrap' }, await ratingBlock('1y', chartWidth()));
   const rangeSelect = h('select', { 'aria-label': 'rating range', 'data-testid': 'rating-range' }, ...RANGES.map((r) => h('option', { value: r, selected: r === '1y' }, r)));
   rangeSelect.addEventListener('change', async () => {
-    const next = await ratingBlock(rangeSelect.value);
+    const next = await ratingBlock(rangeSelect.value, chartWidth());
     clear(chart);
     chart.append(next);
   });
 
+  const weeks = await weekComparison();
   main.append(
     h('h1', {}, profile.displayName),
     h('p', { class: 'muted' }, `${profile.totals.games} games · member since ${day(profile.memberSince)} · last sync ${when(profile.lastSyncedAt)}`),
     h('section', {}, h('h2', {}, 'Sources'), connections, syncBlock(() => void drawConnections())),
     h('section', {}, h('div', { class: 'row' }, h('h2', {}, 'Ratings'), h('label', {}, 'Range ', rangeSelect)), chart),
-    h('section', {}, h('h2', {}, 'This week'), weekly(report)),
+    h('section', {}, h('h2', {}, 'This week and last'), weeks, weekly(report)),
     h('section', {}, h('h2', {}, 'Review queue'), reviewQueue(queue)),
+  );
+}
+
+const DAY = 86_400_000;
+const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+const short = (d: string) => `${Number(d.slice(8, 10))} ${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][Number(d.slice(5, 7)) - 1]}`;
+
+/** The report's week: Saturday 00:00 to Friday 24:00 UTC (get_weekly_report). The current one holds today. */
+function currentWeek(now = Date.now()): { start: string; end: string; lastStart: string; lastEnd: string } {
+  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+  const start = today - ((new Date(today).getUTCDay() + 1) % 7) * DAY; // back to Saturday
+  return { start: iso(start), end: iso(start + 6 * DAY), lastStart: iso(start - 7 * DAY), lastEnd: iso(start - DAY) };
+}
+
+/** Games and results of this week so far and of last week, counted by the games list itself. */
+async function weekComparison(): Promise<HTMLElement> {
+  const w = currentWeek();
+  const count = async (from: string, to: string) => {
+    const [win, draw, loss] = await Promise.all(['win', 'draw', 'loss'].map((result) => api('/api/v1/me/games', { query: { from, to, result } }).then((l) => l.total as number)));
+    const games = win + draw + loss;
+    return [String(games), `${win}–${draw}–${loss}`, games ? `${Math.round(((win + draw / 2) / games) * 1000) / 10}%` : '—'];
+  };
+  const [now, last] = await Promise.all([count(w.start, w.end), count(w.lastStart, w.lastEnd)]);
+  return h(
+    'div',
+    { 'data-testid': 'week-comparison' },
+    table(['Week', 'Games', 'W–D–L', 'Score'], [
+      [`This week so far (from Sat ${short(w.start)})`, ...now],
+      [`Last week (${short(w.lastStart)} – ${short(w.lastEnd)})`, ...last],
+    ]),
   );
 }
 
@@ -104,24 +145,33 @@ function weekly(report: any): HTMLElement {
     s.ratingLines.map((l: any) => `${l.timeClass} ${l.end} (${l.delta >= 0 ? '+' : ''}${l.delta})`).join(', ') || '—',
     s.bestWin ? h('span', {}, link(`/games/${encodeURIComponent(s.bestWin.gameId)}`, s.bestWin.opponent), ` (${s.bestWin.opponentRating ?? '?'})`) : '—',
   ]);
+  // Reports are frozen when a week closes, so the latest is last week's (or older, if none was made since).
+  const which = report.weekEnd === currentWeek().lastEnd ? 'Last week’s report' : `The latest report: the week ending ${short(report.weekEnd)}`;
   return h(
     'div',
     {},
-    h('p', { class: 'muted' }, `Week ${report.weekStart} to ${report.weekEnd}`),
+    h('h3', {}, which, h('span', { class: 'muted' }, ` (${report.weekStart} to ${report.weekEnd})`)),
     table(['Source', 'Games', 'W–D–L', 'Ratings', 'Best win'], rows),
     report.puzzles ? h('p', {}, `Puzzles: ${report.puzzles.solved} solved of ${report.puzzles.attempts}`) : null,
   );
 }
 
 function reviewQueue(q: any): HTMLElement {
+  const name = (j: any) => {
+    const who = j.subject ? `${j.subject.white} – ${j.subject.black}${j.subject.date ? `, ${j.subject.date}` : ''}` : j.subjectKind === 'game' ? 'a deleted game' : 'a deleted study game';
+    if (j.subjectKind === 'game' && j.subject) return link(`/games/${encodeURIComponent(j.subjectId)}`, who);
+    return j.subjectKind === 'study' ? `${who} (study)` : who;
+  };
   return h(
     'div',
     { 'data-testid': 'review-queue' },
     h('p', {}, `${q.complete} reviewed · ${q.queued} queued · ${q.running} running · ${q.failed} failed`),
     q.active.length
       ? table(
-          ['Subject', 'Status', 'Place in queue', 'Queued at'],
-          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [j.subjectKind === 'game' ? link(`/games/${encodeURIComponent(j.subjectId)}`, 'game') : 'study game', j.status, j.position, when(j.createdAt)]),
+          ['Game', 'Status', 'Place in queue', 'Queued at'],
+          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [name(j), j.status, j.position, when(j.createdAt)]),
+          undefined,
+          true,
         )
       : null,
   );

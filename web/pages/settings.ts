@@ -30,7 +30,7 @@ async function tokensSection(): Promise<HTMLElement> {
           err.textContent = (e as Error).message;
         }
       });
-      list.append(h('tr', { 'data-testid': 'token-row', 'data-id': t.id, class: t.revokedAt ? 'revoked' : '' }, h('td', {}, t.name), h('td', {}, when(t.createdAt)), h('td', {}, when(t.lastUsedAt)), h('td', {}, revoke)));
+      list.append(h('tr', { 'data-testid': 'token-row', 'data-id': t.id, class: t.revokedAt ? 'revoked' : '' }, h('td', { 'data-label': 'Name' }, t.name), h('td', { 'data-label': 'Created' }, when(t.createdAt)), h('td', { 'data-label': 'Last used' }, when(t.lastUsedAt)), h('td', { 'data-label': '' }, revoke)));
     }
   };
   const name = h('input', { name: 'name', required: true, maxlength: 100, placeholder: 'e.g. Claude Desktop', 'data-testid': 'token-name', 'aria-label': 'token name' });
@@ -51,7 +51,7 @@ async function tokensSection(): Promise<HTMLElement> {
     }
   });
   await draw();
-  box.append(form, err, created, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Created'), h('th', {}, 'Last used'), h('th', {}, ''))), list));
+  box.append(form, err, created, h('table', { class: 'stack' }, h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Created'), h('th', {}, 'Last used'), h('th', {}, ''))), list));
   return box;
 }
 
@@ -120,11 +120,11 @@ async function sessionsSection(): Promise<HTMLElement> {
         if (s.current) location.assign('/');
         else await draw();
       });
-      list.append(h('tr', { 'data-testid': 'session-row' }, h('td', {}, s.current ? 'this browser' : s.userAgent ?? 'unknown browser'), h('td', {}, s.method === 'link' ? 'sign-in link' : 'token'), h('td', {}, when(s.createdAt)), h('td', {}, when(s.lastUsedAt)), h('td', {}, end)));
+      list.append(h('tr', { 'data-testid': 'session-row' }, h('td', { 'data-label': 'Browser' }, s.current ? 'this browser' : s.userAgent ?? 'unknown browser'), h('td', { 'data-label': 'Signed in with' }, s.method === 'link' ? 'sign-in link' : 'token'), h('td', { 'data-label': 'Since' }, when(s.createdAt)), h('td', { 'data-label': 'Last used' }, when(s.lastUsedAt)), h('td', { 'data-label': '' }, end)));
     }
   };
   await draw();
-  box.append(h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Browser'), h('th', {}, 'Signed in with'), h('th', {}, 'Since'), h('th', {}, 'Last used'), h('th', {}, ''))), list));
+  box.append(h('table', { class: 'stack' }, h('thead', {}, h('tr', {}, h('th', {}, 'Browser'), h('th', {}, 'Signed in with'), h('th', {}, 'Since'), h('th', {}, 'Last used'), h('th', {}, ''))), list));
   return box;
 }
 

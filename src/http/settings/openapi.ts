@@ -28,6 +28,7 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
     const input = zodJsonSchema(route.input, 'input');
     const inPath = new Set(pathParams(route.path));
     const props = input.properties ?? {};
+    const takesBody = route.method === 'POST' || route.method === 'PUT';
     const parameters = [...inPath].map((name) => ({
       name,
       in: 'path',
@@ -35,8 +36,13 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
       description: (props[name] as JsonSchema | undefined)?.description,
       schema: { ...(props[name] as JsonSchema), description: undefined },
     }));
+    // A GET's other fields are query parameters (settings/router.ts).
+    if (!takesBody)
+      for (const [name, schema] of Object.entries(props)) {
+        if (inPath.has(name)) continue;
+        parameters.push({ name, in: 'query', required: (input.required ?? []).includes(name), description: (schema as JsonSchema).description, schema: { ...(schema as JsonSchema), description: undefined } });
+      }
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.has(name)));
-    const takesBody = route.method === 'POST' || route.method === 'PUT';
     const bodyRequired = (input.required ?? []).filter((n) => !inPath.has(n));
     const name = `${pascal(route.operationId)}Result`;
     schemas[name] = zodJsonSchema(route.output, 'output');

@@ -4,6 +4,7 @@ import { bearerToken, verifyToken } from '../../auth/tokens.js';
 import type { AppDeps } from '../../context.js';
 import { ApiError, Messages } from '../../errors.js';
 import { describeIssues } from '../../facade/invoke.js';
+import { zodJsonSchema } from '../../facade/jsonSchema.js';
 import { expressPath } from '../pathMatch.js';
 import { hasBody } from '../rest.js';
 import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
@@ -31,6 +32,8 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const params = pathParams(route.path);
     const takesBody = route.method === 'POST' || route.method === 'PUT';
+    // A GET's fields that are not in its path come in the query string (text only).
+    const queryFields = takesBody ? new Set<string>() : new Set(Object.keys(zodJsonSchema(route.input, 'input').properties ?? {}).filter((k) => !params.includes(k)));
     router[method](
       expressPath(route.path),
       (req: Request, res: Response, next: NextFunction) => {
@@ -38,7 +41,8 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
         if (route.access === 'public' && req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) return fail(res, 403, crossOriginMessage);
         if (takesBody && hasBody(req) && !req.is('application/json')) return fail(res, 415, 'Content-Type must be application/json');
         if (!takesBody && hasBody(req)) return fail(res, 400, `${route.method} takes no request body`);
-        if (Object.keys(req.query).length) return fail(res, 400, `unexpected query parameter(s): ${Object.keys(req.query).join(', ')}`);
+        const unexpected = Object.keys(req.query).filter((k) => !queryFields.has(k) || typeof req.query[k] !== 'string');
+        if (unexpected.length) return fail(res, 400, `unexpected query parameter(s): ${unexpected.join(', ')}`);
         next();
       },
       ...(takesBody ? [json] : []),
@@ -51,7 +55,7 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
         if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(res, 400, 'the body must be a JSON object');
         const clash = params.find((p) => p in body);
         if (clash) return fail(res, 400, `unexpected field(s): ${clash} (it belongs in the path)`);
-        const input: Record<string, unknown> = { ...body };
+        const input: Record<string, unknown> = takesBody ? { ...body } : { ...req.query };
         for (const p of params) input[p] = req.params[p];
         const parsed = route.input.safeParse(input);
         if (!parsed.success) return fail(res, 400, describeIssues(parsed.error));

@@ -8,6 +8,8 @@ import {
   EmailStatus,
   Empty,
   IdInput,
+  OpeningTreeInput,
+  OpeningTreeView,
   ProviderInput,
   Removed,
   ReviewQueueStatus,
@@ -26,6 +28,8 @@ import { ApiError } from '../../errors.js';
 import { connectSource, disconnectSource } from '../../services/connections.js';
 import { smtpSettingsFrom } from '../../services/mailer.js';
 import { reviewQueueStatus } from '../../services/review/queueStatus.js';
+import { openingTree } from '../../services/openings/tree.js';
+import { callCtx } from '../../context.js';
 import { listConnections } from '../../services/sync/index.js';
 import type { Connection } from '../../services/sync/types.js';
 import { defineSettingsRoute, signedIn, type SettingsRoute } from './route.js';
@@ -257,6 +261,19 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     output: ReviewQueueStatus,
     errors: [401, 403],
     handler: (ctx) => reviewQueueStatus(ctx.deps, signedIn(ctx).id),
+  }),
+  defineSettingsRoute({
+    operationId: 'settings_opening_tree',
+    summary: 'Opening tree of my own games',
+    description:
+      "The dashboard's view of the chess-footprint://openings/{colour} MCP resource (one computation): after moves, every next move the owner's games with that colour played, with games, results, score, accuracy and the evaluation after it from reviewed games. Not an MCP tool.",
+    method: 'GET',
+    path: '/api/v1/settings/openings/{colour}',
+    access: 'signed-in',
+    input: OpeningTreeInput,
+    output: OpeningTreeView,
+    errors: [400, 401, 403],
+    handler: (ctx, input) => openingTree({ ...callCtx(ctx.deps, signedIn(ctx), { surface: 'rest', key: 'settings' }), user: signedIn(ctx) }, input.colour, input.moves ?? ''),
   }),
   defineSettingsRoute({
     operationId: 'settings_claude_config',

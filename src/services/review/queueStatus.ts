@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
-import { reviewJobs } from '../../store/schema/index.js';
+import { games, reviewJobs, studyGames, users } from '../../store/schema/index.js';
 
 /** The account's review jobs by state, and where its active ones stand in the shared queue. */
 export function reviewQueueStatus(deps: AppDeps, userId: string) {
@@ -26,6 +26,38 @@ export function reviewQueueStatus(deps: AppDeps, userId: string) {
       status: job.status as 'queued' | 'running',
       position: deps.runtime.reviews.position(job),
       createdAt: job.createdAt,
+      subject: job.subjectKind === 'game' ? gameSubject(deps, userId, job.subjectId) : studySubject(deps, userId, job.subjectId),
     }));
   return { ...counts, active };
+}
+
+interface Subject {
+  white: string;
+  black: string;
+  date: string | null;
+}
+
+/** An owned game named by its players (the owner by display name) and day; null once deleted. */
+function gameSubject(deps: AppDeps, userId: string, id: string): Subject | null {
+  const row = deps.store.db
+    .select({ colour: games.colour, opponent: games.opponent, playedAt: games.playedAt, me: users.displayName })
+    .from(games)
+    .innerJoin(users, eq(users.id, games.userId))
+    .where(and(eq(games.id, id), eq(games.userId, userId)))
+    .get();
+  if (!row) return null;
+  return { white: row.colour === 'white' ? row.me : row.opponent, black: row.colour === 'black' ? row.me : row.opponent, date: row.playedAt.slice(0, 10) };
+}
+
+/** A study game named by its PGN's White, Black and Date headers ("?" where the PGN has none). */
+function studySubject(deps: AppDeps, userId: string, id: string): Subject | null {
+  const row = deps.store.db
+    .select({ headers: studyGames.headers })
+    .from(studyGames)
+    .where(and(eq(studyGames.id, id), eq(studyGames.userId, userId)))
+    .get();
+  if (!row) return null;
+  const h = JSON.parse(row.headers) as Record<string, string>;
+  const date = /^\d{4}\.\d{2}\.\d{2}$/.test(h.Date ?? '') ? h.Date.replace(/\./g, '-') : null;
+  return { white: h.White ?? '?', black: h.Black ?? '?', date };
 }
