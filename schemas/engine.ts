@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type * as T from '../src/chess/engineOutput.js';
-import { ENGINE_KINDS, TERMINALS } from '../src/chess/engineOutput.js';
+import { ENGINE_KINDS, SEARCH_MODES, TERMINALS } from '../src/chess/engineOutput.js';
 import { declaredAs } from './declared.js';
 
 /**
@@ -50,7 +50,11 @@ export const EngineIdentity = declaredAs<T.EngineIdentity>()(
 export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
   z.object({
     engine: EngineIdentity,
-    budget: z.object({ nodesPerPosition: z.number().int(), multiPv: z.number().int() }),
+    budget: z.object({
+      nodesPerPosition: z.number().int(),
+      multiPv: z.number().int(),
+      search: z.enum(SEARCH_MODES).optional().describe('position: each position searched alone from a clean hash (reusable, reproducible); absent on older reviews (game walk, hash carried)'),
+    }),
     startFen: z.string(),
     movesUci: z.array(z.string()),
     positions: z.array(StoredPosition),

@@ -84,6 +84,13 @@ export const GameDetail = GameSummary.extend({
     .describe('pgn: the full game is stored; opening-only: only the recorded opening line is known; null: no moves (attach a PGN with attach_pgn)'),
   pgn: z.string().nullable().describe('The stored PGN text, or null'),
   review: GameReviewSummary.nullable().describe('null unless the game has been reviewed (request_game_review)'),
+  reviewRequest: z
+    .object({
+      status: z.enum(['queued', 'running', 'failed']),
+      note: z.string().describe('Where it stands; for a failed one (abandoned after its process stopped three times included) why, and the next step'),
+    })
+    .nullable()
+    .describe('The latest review request while the game has no review: queued, running or failed; null when reviewed or never requested'),
 }).describe('One game with its moves and review');
 export type GameDetail = z.infer<typeof GameDetail>;
 

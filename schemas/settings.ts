@@ -128,6 +128,15 @@ export const SyncRun = z
   })
   .describe('The dashboard’s “sync now” run for this account');
 
+const ReviewSubjectName = z
+  .object({
+    white: z.string().describe('White player (the account’s display name on its own side)'),
+    black: z.string().describe('Black player'),
+    date: z.string().nullable().describe('Date played, YYYY-MM-DD (a study game: its PGN Date header), or null'),
+  })
+  .nullable()
+  .describe('The game, named; null if it was deleted meanwhile');
+
 export const ReviewQueueStatus = z
   .object({
     queued: z.number().int().describe('This account’s reviews waiting'),
@@ -143,17 +152,22 @@ export const ReviewQueueStatus = z
           status: z.enum(['queued', 'running']),
           position: z.number().int().describe('Place in the shared queue, 1 = next or running'),
           createdAt: Timestamp,
-          subject: z
-            .object({
-              white: z.string().describe('White player (the account’s display name on its own side)'),
-              black: z.string().describe('Black player'),
-              date: z.string().nullable().describe('Date played, YYYY-MM-DD (a study game: its PGN Date header), or null'),
-            })
-            .nullable()
-            .describe('The game being reviewed, named; null if it was deleted meanwhile'),
+          subject: ReviewSubjectName,
         }),
       )
       .describe('Queued and running reviews, oldest first'),
+    failedRecently: z
+      .array(
+        z.object({
+          jobId: z.string(),
+          subjectKind: z.enum(['game', 'study']),
+          subjectId: z.string().describe('Game or study-game id'),
+          finishedAt: Timestamp.nullable(),
+          subject: ReviewSubjectName,
+          note: z.string().describe('Why it failed (abandoned after its process stopped three times included), and the next step'),
+        }),
+      )
+      .describe('The latest failed reviews (up to 10) whose subject has no review since, newest first'),
   })
   .describe('Review queue status for this account');
 

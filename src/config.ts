@@ -169,7 +169,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const input = {
     ...raw,
     // Absolute, so every message and the Claude Desktop configuration name the same folder from any directory.
-    dataDir: resolve(overrides.dataDir ?? env.CFP_DATA_DIR ?? join(homedir(), '.chess-footprint')),
+    // An empty CFP_DATA_DIR is unset (resolve('') would be the current folder: a store in a checkout).
+    dataDir: resolve(overrides.dataDir ?? (env.CFP_DATA_DIR || undefined) ?? join(homedir(), '.chess-footprint')),
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     ...(overrides.port !== undefined ? { port: overrides.port } : {}),
     publicBaseUrl: env.CFP_PUBLIC_URL ?? null,

@@ -1,6 +1,8 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { EnginePool, type Analyser } from './engine/pool.js';
+// By its file, not the review's door: the queue is process-wide and below the context (src/context.ts
+// types ctx.runtime with it), while the door also opens the request-level reads that take a context.
 import { ReviewQueue } from './services/review/queue.js';
 import { ChessResultsClient } from './sources/chessresults/client.js';
 import type { Store } from './store/db.js';

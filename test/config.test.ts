@@ -129,3 +129,10 @@ describe('long intervals are scheduled without the 2^31−1 ms timer overflow', 
     expect(t.pending.map((p) => p.ms)).toEqual([60_000]);
   });
 });
+
+test('an empty CFP_DATA_DIR is unset: the default folder, never the current one (issue 30)', () => {
+  const dir = loadConfig({}, { CFP_DATA_DIR: '' }).dataDir;
+  expect(dir).not.toBe(process.cwd());
+  expect(dir).toBe(loadConfig({}, {}).dataDir);
+  expect(dir.endsWith('.chess-footprint')).toBe(true);
+});

@@ -1,43 +1,47 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { circles, houseRoom, importGraph, root, roomArrows, specifiers, twoWay } from './helpers/imports.js';
 
 /**
- * Arrows point down (docs/ARCHITECTURE.md): the chess rules and the engine are the bottom of the
- * code. `src/chess` imports only itself (plus the package-root helper `src/paths.ts`, a leaf that
- * locates bundled data files); `src/engine` imports only itself and `src/chess`. Packages
- * (chess.js, node:*) are fine; schemas/, services, store, facades, http and mcp are not.
+ * Arrows point down (docs/ARCHITECTURE.md, "Rules"). The import graph of src/, tools/, web/ and
+ * schemas/ (test/helpers/imports.ts, type-only imports included) is checked here:
+ * - `src/chess` imports only itself (plus `src/paths.ts`, a leaf that locates bundled data files);
+ *   `src/engine` only itself and `src/chess`;
+ * - `src/services` is domain folders, each entered from outside only by its `index.ts`;
+ * - no circle of files, no two rooms that import each other, and the named lower rooms import
+ *   nothing of the rooms above them.
  */
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const graph = importGraph();
+const SERVICES = 'src/services/';
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-/** Every module specifier of a file: static imports and re-exports, side-effect imports, dynamic import(). */
-function specifiers(source: string): string[] {
-  const out: string[] = [];
-  const patterns = [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s+['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
-  for (const re of patterns) for (const m of source.matchAll(re)) out.push(m[1]);
-  return out;
-}
-
-/** Relative imports of the layer's files that land outside `allowed` (paths relative to the repo root). */
+/** Imports of the files under `layer` that land outside `allowed` (repo-relative folders or files). */
 function violations(layer: string, allowed: string[]): string[] {
   const bad: string[] = [];
-  for (const file of filesUnder(join(root, layer))) {
-    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
-      if (!spec.startsWith('.')) continue;
-      const target = relative(root, resolve(dirname(file), spec));
-      if (!allowed.some((a) => target === a.replace(/\.ts$/, '.js') || target.startsWith(`${a}/`))) bad.push(`${relative(root, file)} → ${spec}`);
-    }
+  for (const [file, targets] of graph) {
+    if (!file.startsWith(`${layer}/`)) continue;
+    for (const t of targets) if (!allowed.some((a) => t === a || t.startsWith(`${a}/`))) bad.push(`${file} → ${t}`);
   }
   return bad;
 }
+
+/** Imports by files under `layer` of anything under `forbidden`. */
+function reaches(layer: string, forbidden: string[]): string[] {
+  const bad: string[] = [];
+  for (const [file, targets] of graph) {
+    if (file !== layer && !file.startsWith(`${layer}/`)) continue;
+    for (const t of targets) if (forbidden.some((f) => t === f || t.startsWith(`${f}/`))) bad.push(`${file} → ${t}`);
+  }
+  return bad;
+}
+
+const domainOf = (file: string) => (file.startsWith(SERVICES) && file.slice(SERVICES.length).includes('/') ? file.slice(SERVICES.length).split('/')[0] : null);
+
+/**
+ * The one import past a door: the runtime (below the context, which types ctx.runtime with the
+ * queue) holds the review queue, while the review's door also opens the reads that take a context.
+ */
+const PAST_THE_DOOR = new Set(['src/runtime.ts → src/services/review/queue.ts']);
 
 describe('layering', () => {
   test('src/chess imports nothing above itself', () => {
@@ -48,6 +52,59 @@ describe('layering', () => {
     expect(violations('src/engine', ['src/engine', 'src/chess'])).toEqual([]);
   });
 
+  test('src/services holds domain folders, each with an index.ts door, and no loose files', () => {
+    const dir = join(root, SERVICES);
+    const entries = readdirSync(dir);
+    expect(entries.filter((e) => !statSync(join(dir, e)).isDirectory())).toEqual([]);
+    expect(entries.filter((e) => !existsSync(join(dir, e, 'index.ts')))).toEqual([]);
+  });
+
+  test('a domain is entered only through its door, from tools/ and every other room', () => {
+    const bad: string[] = [];
+    for (const [file, targets] of graph) {
+      for (const t of targets) {
+        const d = domainOf(t);
+        if (d === null || d === domainOf(file) || t === `${SERVICES}${d}/index.ts`) continue;
+        if (!PAST_THE_DOOR.has(`${file} → ${t}`)) bad.push(`${file} → ${t}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  test('no circles: no file imports itself round a loop, and the domains form no loop', () => {
+    expect(circles(graph)).toEqual([]);
+    const domains = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const from = domainOf(file);
+      if (from === null) continue;
+      const to = domains.get(from) ?? domains.set(from, new Set()).get(from)!;
+      for (const t of targets) {
+        const d = domainOf(t);
+        if (d !== null && d !== from) to.add(d);
+      }
+    }
+    expect(circles(domains)).toEqual([]);
+  });
+
+  test('no two rooms import each other', () => {
+    expect(twoWay(roomArrows(graph, houseRoom).arrows)).toEqual([]);
+  });
+
+  test('lower rooms import nothing above them', () => {
+    // The domain: no facade, registry, host or command.
+    expect(reaches('src/services', ['src/http', 'src/mcp', 'src/facade', 'src/cli', 'src/demo', 'tools', 'web'])).toEqual([]);
+    // The registry sits below both facades and the invoke path.
+    expect(reaches('tools', ['src/http', 'src/mcp', 'src/facade', 'src/cli'])).toEqual([]);
+    // One facade does not lean on the other: what both need of HTTP is src/facade/http.ts.
+    expect(reaches('src/mcp', ['src/http'])).toEqual([]);
+    expect(reaches('src/facade', ['src/http', 'src/mcp'])).toEqual([]);
+    // The bucket table is limits'; config reads the environment into it.
+    expect(reaches('src/limits', ['src/config.ts'])).toEqual([]);
+    // The store and the sources are below the domain (a source record's type names the games table's columns).
+    expect(reaches('src/store', ['src/services', 'src/sources', 'tools'])).toEqual([]);
+    expect(reaches('src/sources', ['src/services', 'tools'])).toEqual([]);
+  });
+
   test('the scan sees imports (a file of the layer that imports a schema would be caught)', () => {
     expect(specifiers("import type { X } from '../../schemas/a.js';\nexport { y } from './b.js';\nawait import('../store/db.js');")).toEqual([
       '../../schemas/a.js',
@@ -55,5 +112,7 @@ describe('layering', () => {
       '../store/db.js',
     ]);
     expect(violations('src/services/review', ['src/chess'])).not.toEqual([]);
+    expect(circles(new Map([['a', new Set(['b'])], ['b', new Set(['a'])], ['c', new Set(['a'])]]))).toEqual([['a', 'b']]);
+    expect(twoWay(new Set(['x → y', 'y → x', 'x → z']))).toEqual(['x → y']);
   });
 });

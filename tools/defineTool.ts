@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Ctx, PersonalCtx } from '../src/context.js';
 import type { Reply } from '../src/errors.js';
 import type { Family } from '../src/limits/buckets.js';
-import { renderings, type ToolText } from './outcomes.js';
+import { renderings, type DocumentedStatus, type ToolText } from './outcomes.js';
 
 export type Access = 'personal' | 'public';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -14,9 +14,6 @@ export interface ToolAnnotations {
   idempotentHint: boolean;
   openWorldHint: boolean;
 }
-
-/** Statuses a tool documents besides 200 (spec sections 4 and 7). */
-export type DocumentedStatus = 202 | 400 | 401 | 404 | 409 | 413 | 415 | 429 | 502 | 503 | 504;
 
 type HandlerResult<O extends z.ZodType> = z.input<O> | Reply<z.input<O>>;
 

@@ -1,4 +1,5 @@
-import type { DocumentedStatus } from './defineTool.js';
+/** Statuses a tool documents besides 200 (spec sections 4 and 7). */
+export type DocumentedStatus = 202 | 400 | 401 | 404 | 409 | 413 | 415 | 429 | 502 | 503 | 504;
 
 /**
  * One tool description, two readers. The REST reader sees HTTP statuses ("answers 404"); an MCP

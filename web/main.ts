@@ -7,6 +7,7 @@ import { insightsPage } from './pages/insights.js';
 import { libraryGamePage, libraryPage } from './pages/library.js';
 import { openingsPage } from './pages/openings.js';
 import { overviewPage } from './pages/overview.js';
+import { prepPage } from './pages/prep.js';
 import { settingsPage } from './pages/settings.js';
 import { signInPage } from './pages/signin.js';
 import { tournamentsPage } from './pages/tournaments.js';
@@ -25,6 +26,7 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/library$/, libraryPage, 'Library'],
   [/^\/library\/(?<slug>[^/]+)$/, libraryGamePage, 'Library game'],
   [/^\/tournaments$/, tournamentsPage, 'Tournaments'],
+  [/^\/prep$/, prepPage, 'Prep'],
   [/^\/settings$/, settingsPage, 'Settings'],
 ];
 
@@ -37,6 +39,7 @@ const NAV: Array<[string, string]> = [
   ['/coaching', 'Coaching'],
   ['/library', 'Library'],
   ['/tournaments', 'Tournaments'],
+  ['/prep', 'Prep'],
   ['/settings', 'Settings'],
 ];
 

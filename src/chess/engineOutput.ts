@@ -52,9 +52,31 @@ export interface EngineIdentity {
   network?: string | null;
 }
 
+/**
+ * How a review searched its positions. `position`: each from a clean hash (`ucinewgame`) and its
+ * position key alone (positionKey below, FEN without history), so a position's result depends only on
+ * the position, the engine and the budget: it can be reused across an owner's games and a review is
+ * reproduced exactly from its recorded settings (single-threaded engine). Absent on older reviews,
+ * which walked each game with the hash carried from one position to the next (still valid).
+ */
+export const SEARCH_MODES = ['position'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/**
+ * What makes two positions the same for the engine (issue 25): placement, side to move, castling and
+ * en-passant rights. The FEN searched is this key with a zero halfmove clock: a 100,000-node search
+ * sees about 20 plies, so the fifty-move rule cannot enter it below a clock of 80; from there on the
+ * clock is part of the key (and of the FEN searched), so such a position is only shared with itself.
+ */
+export function positionKey(fen: string): string {
+  const [placement, side, castling, ep, halfmove] = fen.split(' ');
+  const clock = Number(halfmove) || 0;
+  return `${placement} ${side} ${castling} ${ep} ${clock >= 80 ? clock : 0} 1`;
+}
+
 export interface StoredAnalysis {
   engine: EngineIdentity;
-  budget: { nodesPerPosition: number; multiPv: number };
+  budget: { nodesPerPosition: number; multiPv: number; search?: SearchMode };
   startFen: string;
   movesUci: string[];
   /** movesUci.length + 1 positions, in game order. */

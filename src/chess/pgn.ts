@@ -41,7 +41,7 @@ const HEADER_LINE = /^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/;
 const RESULT_TOKENS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
 
 /** A tag pair line's name and value, its escapes undone (standard 8.1: \\ and \"); null for any other line. */
-function tagPair(line: string): [name: string, value: string] | null {
+export function tagPair(line: string): [name: string, value: string] | null {
   const m = HEADER_LINE.exec(line);
   return m ? [m[1], m[2].replace(/\\(.)/g, '$1')] : null;
 }
@@ -107,7 +107,7 @@ export function pgnGameSplitter(onGame: (text: string) => void) {
   };
 }
 
-type Token =
+export type Token =
   | { kind: 'move'; text: string }
   | { kind: 'comment'; text: string }
   | { kind: 'result'; text: string }
@@ -121,7 +121,7 @@ function nearText(s: string, at: number, firstLine: number): string {
   return `"${snippet}" (line ${line})`;
 }
 
-function tokenize(movetext: string, firstLine: number): Token[] {
+export function tokenize(movetext: string, firstLine: number): Token[] {
   const near = (s: string, at: number) => nearText(s, at, firstLine);
   const tokens: Token[] = [];
   let i = 0;

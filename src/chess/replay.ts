@@ -20,6 +20,11 @@ export function playUci(board: Chess, uci: string): Move | null {
   }
 }
 
+/** A board at the initial position, for callers above src/chess (which alone imports chess.js). */
+export function startingBoard(): Chess {
+  return new Chess();
+}
+
 /** A board at `fen`, or null when the FEN is not a valid position. */
 export function boardAt(fen: string): Chess | null {
   try {

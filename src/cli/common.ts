@@ -4,10 +4,9 @@ import type { Command } from 'commander';
 import { closeAppDeps, createAppDeps } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { CliError, dataDirError, EXIT, isStoreFault } from './errors.js';
-import { cliCommand } from '../services/claudeConfig.js';
 import { storeFile } from '../store/db.js';
 import type { AppDeps, User } from '../context.js';
-import { ownerOrNamed } from '../services/accounts.js';
+import { cliCommand, ownerOrNamed } from '../services/accounts/index.js';
 
 export interface StoreOptions {
   dataDir?: string;
@@ -21,10 +20,13 @@ export function storeOptions(cmd: Command): Command {
     .option('--user <email>', 'act on this account instead of the owner (the first account)');
 }
 
-/** Opens the store of `config`; a data folder that cannot be used is a CliError saying which and why. */
-export function openApp(config: Config): AppDeps {
+/**
+ * Opens the store of `config`; a data folder that cannot be used is a CliError saying which and why.
+ * `serving` (serve, mcp): a write lock held by another process is waited on briefly, then answered 503.
+ */
+export function openApp(config: Config, opts: { serving?: boolean } = {}): AppDeps {
   try {
-    return createAppDeps(config);
+    return createAppDeps(config, opts);
   } catch (err) {
     if (isStoreFault(err)) throw dataDirError(config.dataDir, err);
     throw err;

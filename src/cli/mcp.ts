@@ -5,7 +5,7 @@ import { verifyToken } from '../auth/tokens.js';
 import { loadConfig } from '../config.js';
 import { limitHeapGrowth } from '../heapGrowth.js';
 import type { AppDeps } from '../context.js';
-import { ownerOrNamed } from '../services/accounts.js';
+import { ownerOrNamed } from '../services/accounts/index.js';
 import { openApp } from './common.js';
 import { createMcpServer } from '../mcp/server.js';
 import { tools } from '../../tools/index.js';
@@ -20,7 +20,7 @@ export function registerMcpCommand(program: Command): void {
       console.log = console.error;
       console.info = console.error;
       limitHeapGrowth();
-      const deps = openApp(loadConfig({ dataDir: opts.dataDir }));
+      const deps = openApp(loadConfig({ dataDir: opts.dataDir }), { serving: true });
       // Claude Desktop shows this log: say plainly when personal tools cannot work, and why.
       const problem = storeProblem(deps, process.env.CFP_TOKEN);
       if (problem) console.error(`chess-footprint mcp: ${problem}; only the public tools will work`);

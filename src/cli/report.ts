@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { generateReport, isFriday, lastClosedWeekEnd, payloadOf, publicBaseUrl } from '../services/reports.js';
+import { generateReport, isFriday, lastClosedWeekEnd, payloadOf, publicBaseUrl } from '../services/reports/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
 /** `report generate [--week-ending YYYY-MM-DD]`: freezes a weekly report now (or shows the frozen one). */

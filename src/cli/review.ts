@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createAppDeps, closeAppDeps } from '../app.js';
 import { loadConfig } from '../config.js';
-import { bulkReview, type BulkProgress } from '../services/review/bulk.js';
+import { bulkReview, type BulkProgress } from '../services/review/index.js';
 import { fail, requireAccount, requireExistingStore, storeOptions, type StoreOptions } from './common.js';
 
 interface ReviewOptions extends StoreOptions {
@@ -57,7 +57,8 @@ export function registerReviewCommand(program: Command): void {
       await closeAppDeps(deps);
     }
     if (process.stderr.isTTY) process.stderr.write('\n');
-    console.log(`${result.done} reviewed, ${result.failed} failed, ${result.total - result.done - result.failed} not started`);
+    const before = result.alreadyQueued ? ` (${result.alreadyQueued} of them were already queued or running, and were not queued again)` : '';
+    console.log(`${result.done} reviewed, ${result.failed} failed, ${result.total - result.done - result.failed} not started${before}`);
     if (result.failed > 0 || stop.signal.aborted) process.exitCode = 1;
   });
 }

@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { seedDemo } from '../demo/index.js';
 import { limitHeapGrowth } from '../heapGrowth.js';
 import { listen } from '../http/listen.js';
-import { ownerOrNamed } from '../services/accounts.js';
+import { ownerOrNamed } from '../services/accounts/index.js';
 import { tools } from '../../tools/index.js';
 import { cliCommand, serveBanner } from './banner.js';
 import { openApp } from './common.js';
@@ -13,9 +13,9 @@ import { markServing } from '../store/liveServe.js';
 import { CliError, EXIT, listenError } from './errors.js';
 import { signInLink } from './signInLink.js';
 import { openingTable } from '../chess/openings.js';
-import { startReportScheduler } from '../services/reportScheduler.js';
-import { startSyncScheduler } from '../services/syncScheduler.js';
-import { startAutoReview } from '../services/review/auto.js';
+import { startReportScheduler } from '../services/reports/index.js';
+import { startSyncScheduler } from '../services/sync/index.js';
+import { startAutoReview } from '../services/review/index.js';
 
 /** Background work `serve` owns; each capability adds its start function here. */
 type Background = (deps: AppDeps, baseUrl: string) => { stop(): void | Promise<void> };
@@ -59,7 +59,7 @@ export function registerServeCommand(program: Command): void {
       if (!Number.isInteger(demoGames) || demoGames < 1 || demoGames > 1_000_000) throw new CliError('--demo-games takes a whole number from 1 to 1,000,000', EXIT.usage);
       limitHeapGrowth();
       const config = loadConfig({ dataDir: opts.dataDir, host: opts.host, port, enginePath: opts.engine });
-      const deps = openApp(config);
+      const deps = openApp(config, { serving: true });
       if (config.rateLimits === 'off') console.error('warning: CFP_RATE_LIMITS=off: every rate limit is disabled');
       // Tokens are shown once and never minted by a restart: the first demo start prints its token,
       // later starts say how to get another (banner.ts).

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiError } from '../errors.js';
-import { connectSource } from '../services/connections.js';
-import { addManualGame, importPgnFile, type ImportReport } from '../services/imports.js';
+import { connectSource } from '../services/sync/index.js';
+import { addManualGame, importPgnFile, type ImportReport } from '../services/games/index.js';
 import { listConnections, syncConnection, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
-import type { SourceProvider } from '../services/sync/types.js';
-import { cliCommand } from '../services/claudeConfig.js';
+import type { SourceProvider } from '../services/sync/index.js';
+import { cliCommand } from '../services/accounts/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
 const SOURCE_ALIASES: Record<string, SourceProvider> = { siteA: 'siteA', chesscom: 'siteA', 'chess.com': 'siteA', siteB: 'siteB', lichess: 'siteB', fed: 'fed', ecf: 'fed' };

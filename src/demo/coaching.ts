@@ -1,8 +1,8 @@
 import { parsePgn } from '../chess/pgn.js';
 import type { Clock } from '../clock.js';
-import { addCoachingEntry } from '../services/coaching/entries.js';
-import { setTrainingFocus } from '../services/coaching/focus.js';
-import { savePosition } from '../services/coaching/positions.js';
+import { addCoachingEntry } from '../services/coaching/index.js';
+import { setTrainingFocus } from '../services/coaching/index.js';
+import { savePosition } from '../services/coaching/index.js';
 import { DEMO_STUDY_GAMES, demoPgn } from './classicsForStudy.js';
 import type { DemoSeeder } from './seeder.js';
 import { demoOwnerCtx } from './study.js';

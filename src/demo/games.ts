@@ -3,7 +3,7 @@ import { classifyOpening } from '../chess/openings.js';
 import { playout } from '../chess/playout.js';
 import { connections, users } from '../store/schema/index.js';
 import { DEMO_ACCOUNTS, demoConnectionState } from './connections.js';
-import { insertGames, type NewGame } from '../services/gameWriter.js';
+import { insertGames, type NewGame } from '../services/games/index.js';
 import { eq } from 'drizzle-orm';
 import { OTB_EVENTS, onlineHandle, personName } from './names.js';
 import type { Rng } from './rng.js';

@@ -1,6 +1,6 @@
 import { issueToken } from '../auth/tokens.js';
 import type { AppDeps, User } from '../context.js';
-import { createUser } from '../services/accounts.js';
+import { createUser } from '../services/accounts/index.js';
 import { seedCoaching } from './coaching.js';
 import { seedGames } from './games.js';
 import { seedDemoPuzzles } from './puzzles.js';

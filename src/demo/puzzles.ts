@@ -1,5 +1,5 @@
 import { puzzleAttempts, ratingPoints } from '../store/schema/index.js';
-import { addDays, isoDate } from '../services/stats/window.js';
+import { addDays, isoDate } from '../services/common/index.js';
 import type { DemoSeeder } from './seeder.js';
 
 const DAYS = 150;

@@ -1,5 +1,5 @@
-import { generateReport, lastClosedWeekEnd } from '../services/reports.js';
-import { addDays } from '../services/stats/window.js';
+import { generateReport, lastClosedWeekEnd } from '../services/reports/index.js';
+import { addDays } from '../services/common/index.js';
 import type { DemoSeeder } from './seeder.js';
 
 /** How many past weeks get a frozen report. */

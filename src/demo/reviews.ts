@@ -1,8 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { movesKey } from '../chess/pgn.js';
-import { insertReviewJob } from '../services/review/queue.js';
-import { fullGameMoves } from '../services/gameMoves.js';
-import { ownerReview } from '../services/review/records.js';
+import { insertReviewJob } from '../services/review/index.js';
+import { fullGameMoves } from '../services/games/index.js';
+import { ownerReview } from '../services/review/index.js';
 import { games, reviewJobs } from '../store/schema/index.js';
 import type { DemoSeeder } from './seeder.js';
 

@@ -1,5 +1,5 @@
 import type { PersonalCtx } from '../context.js';
-import { uploadStudyGame } from '../services/study.js';
+import { uploadStudyGame } from '../services/study/index.js';
 import { DEMO_STUDY_GAMES, demoPgn } from './classicsForStudy.js';
 import type { DemoContext, DemoSeeder } from './seeder.js';
 

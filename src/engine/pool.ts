@@ -1,4 +1,4 @@
-import type { StoredAnalysis, StoredPosition } from '../chess/engineOutput.js';
+import { positionKey, type StoredAnalysis, type StoredPosition } from '../chess/engineOutput.js';
 import { gamePositions } from '../chess/positions.js';
 import { EngineFailure, UciEngine, type EngineSpec } from './uciEngine.js';
 
@@ -10,13 +10,32 @@ export interface PoolOptions extends EngineSpec {
   searchTimeoutMs?: number;
 }
 
+/** A position's search result, as reused from an earlier search of the same position. */
+export type SearchedPosition = Pick<StoredPosition, 'lines' | 'depth' | 'nodes'>;
+
+/**
+ * Search results by key, reused across reviews. The caller decides whose reviews share one (the queue
+ * keeps one per owner: reuse never crosses owners); the pool adds its engine and budget to each key.
+ */
+export interface PositionMemo {
+  get(key: string): SearchedPosition | undefined;
+  set(key: string, value: SearchedPosition): void;
+}
+
+export interface AnalyseOptions {
+  /** At most this many engine processes (default: every idle one). */
+  engines?: number;
+  /** Results of positions already searched with this engine and budget, and where new ones go. */
+  memo?: PositionMemo;
+}
+
 /** What reviews a move sequence: the engine pool in production; tests may pass their own. */
 export interface Analyser {
   /**
    * Reviews one move sequence. `engines` caps how many engine processes it may use (default: every
    * idle one); the queue passes 1 when other jobs wait, so each engine takes a whole game.
    */
-  analyse(startFen: string, movesUci: readonly string[], now: () => string, opts?: { engines?: number }): Promise<StoredAnalysis>;
+  analyse(startFen: string, movesUci: readonly string[], now: () => string, opts?: AnalyseOptions): Promise<StoredAnalysis>;
   close(): Promise<void>;
   /** How many games it can review at once (default 1). */
   readonly capacity?: number;
@@ -32,11 +51,12 @@ export function searchTimeoutMs(nodes: number): number {
 /**
  * A pool of UCI engine processes, several games at once. Each review takes idle engines (at most
  * `opts.engines`, at least one: it waits for one when all are busy) and gives them back when it ends.
- * A game is split into contiguous chunks, one per engine it holds, so each engine walks neighbouring
- * positions and keeps its hash (the previous position's search seeds the next). Each chunk starts with
- * `ucinewgame`. A crashed or silent engine is restarted and the position retried once; a second failure
- * fails that review with the reason, and restarts only the engines it held: other games running on
- * the other engines carry on.
+ * A game is split into contiguous chunks, one per engine it holds. Every position is searched alone:
+ * `ucinewgame` (a clean hash) and its position key as the FEN, no game history (SearchMode
+ * `position`), so its result depends on the position, engine and budget only, whichever game, chunk
+ * or order it came in: a position already in the review's memo is not searched again. A crashed or
+ * silent engine is restarted and the position retried once; a second failure fails that review with
+ * the reason, and restarts only the engines it held: other games running on the other engines carry on.
  */
 export class EnginePool implements Analyser {
   private engines: Array<UciEngine | null>;
@@ -94,7 +114,16 @@ export class EnginePool implements Analyser {
     return this.engineAt(i);
   }
 
-  async analyse(startFen: string, movesUci: readonly string[], now: () => string, opts: { engines?: number } = {}): Promise<StoredAnalysis> {
+  /** Positions searched and positions taken from a memo since the pool started. For benchmarks. */
+  readonly counts = { searched: 0, reused: 0 };
+
+  /** What a memo key carries beside the position: the engine and the budget (same build and budget, same result). */
+  private memoPrefix(): string {
+    const o = this.opts;
+    return `${o.path ?? o.build}|t${o.path ? o.threads : 1}|h${o.hashMb}|n${o.nodesPerPosition}|pv${o.multiPv}|`;
+  }
+
+  async analyse(startFen: string, movesUci: readonly string[], now: () => string, opts: AnalyseOptions = {}): Promise<StoredAnalysis> {
     const slots = await this.take(opts.engines ?? this.engines.length);
     try {
       const positions = gamePositions(startFen, movesUci);
@@ -106,6 +135,7 @@ export class EnginePool implements Analyser {
       const chunks = Math.min(slots.length, Math.max(1, searchable.length));
       const per = Math.ceil(searchable.length / chunks);
       const timeoutMs = this.opts.searchTimeoutMs ?? searchTimeoutMs(this.opts.nodesPerPosition);
+      const prefix = this.memoPrefix();
       // One failed chunk stops the others at their next position; every chunk settles before this
       // review ends, so no engine is still searching for it when the next job starts.
       let failed = false;
@@ -115,17 +145,24 @@ export class EnginePool implements Analyser {
           if (mine.length === 0) return;
           const slot = slots[c];
           let engine = await this.engineAt(slot);
-          await engine.newGame();
           for (const p of mine) {
             if (failed) return;
-            const position = `fen ${startFen}${p.index > 0 ? ` moves ${movesUci.slice(0, p.index).join(' ')}` : ''}`;
+            const key = positionKey(p.fen);
+            const known = opts.memo?.get(prefix + key);
+            if (known) {
+              this.counts.reused += 1;
+              stored[p.index] = { index: p.index, fen: p.fen, lines: known.lines, terminal: null, depth: known.depth, nodes: known.nodes };
+              continue;
+            }
+            const position = `fen ${key}`;
             let result;
             try {
+              await engine.newGame();
               result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
             } catch (first) {
               engine = await this.restart(slot);
-              await engine.newGame();
               try {
+                await engine.newGame();
                 result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
               } catch (second) {
                 const reason = second instanceof Error ? second.message : String(second);
@@ -136,6 +173,8 @@ export class EnginePool implements Analyser {
             if (result.lines.length === 0) {
               throw new EngineFailure(`position ${p.index}: the engine returned no line (bestmove ${result.bestMove ?? '(none)'})`);
             }
+            this.counts.searched += 1;
+            opts.memo?.set(prefix + key, { lines: result.lines, depth: result.depth, nodes: result.nodes });
             stored[p.index] = { index: p.index, fen: p.fen, lines: result.lines, terminal: null, depth: result.depth, nodes: result.nodes };
           }
         }).map((chunk) =>
@@ -159,7 +198,7 @@ export class EnginePool implements Analyser {
       return {
         // Build and network go with every review, so one made by another build says which it was.
         engine: first ? { ...first.id, build: first.kind, network: first.network } : { name: 'unknown', version: 'unknown' },
-        budget: { nodesPerPosition: this.opts.nodesPerPosition, multiPv: this.opts.multiPv },
+        budget: { nodesPerPosition: this.opts.nodesPerPosition, multiPv: this.opts.multiPv, search: 'position' },
         startFen,
         movesUci: [...movesUci],
         positions: stored,

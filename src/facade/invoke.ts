@@ -2,25 +2,13 @@ import type { z } from 'zod';
 import type { AnyTool } from '../../tools/defineTool.js';
 import { verifyToken } from '../auth/tokens.js';
 import { callCtx, type AppDeps, type Caller, type Ctx, type User } from '../context.js';
-import { ApiError, Messages, Reply } from '../errors.js';
+import { ApiError, asApiError, describeIssues, Messages, Reply } from '../errors.js';
 import { chargedBySurface } from '../limits/buckets.js';
 
 export interface Outcome {
   status: number;
   body: unknown;
   headers: Record<string, string>;
-}
-
-/** "`field`: message" for the first few issues, so the caller knows which input to fix. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => {
-      const path = i.path.length ? i.path.join('.') : 'input';
-      if (i.code === 'unrecognized_keys') return `unexpected field(s): ${i.keys.join(', ')}`;
-      return `${path}: ${i.message}`;
-    })
-    .join('; ');
 }
 
 /** The one 401 message, in the terms of the caller's transport. */
@@ -57,7 +45,8 @@ export async function invokeTool(
     if (result instanceof Reply) return { status: result.status, body: result.body, headers: {} };
     return { status: 200, body: result, headers: {} };
   } catch (err) {
-    if (err instanceof ApiError) return { status: err.status, body: { error: err.message }, headers: err.headers };
+    const known = asApiError(err);
+    if (known) return { status: known.status, body: { error: known.message }, headers: known.headers };
     // An unexpected fault: say so plainly, keep the details in the server log.
     console.error(`[${tool.name}]`, err);
     return { status: 500, body: { error: 'internal error; the server log has details' }, headers: {} };

@@ -13,7 +13,8 @@ import { requestTarget } from './front.js';
 import { under } from './gate.js';
 import { shareRouter } from './sharePage.js';
 import { createDashboard } from './dashboard.js';
-import { cliCommand, stdioCommandLine } from '../services/claudeConfig.js';
+import { asApiError } from '../errors.js';
+import { cliCommand, stdioCommandLine } from '../services/accounts/index.js';
 
 export interface HttpOptions {
   /** Absolute base used in discovery documents and links, e.g. http://127.0.0.1:3000 */
@@ -83,6 +84,9 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   });
   // Last resort: an unexpected fault is a 500 `{error}`, never an HTML page.
   app.use((err: unknown, _req: Request, res: Response, _next: unknown) => {
+    // A store lock another process held past the serving wait is a 503 (src/store/busy.ts), not a fault.
+    const known = asApiError(err);
+    if (known) return void res.status(known.status).set(known.headers).json({ error: known.message });
     console.error(err);
     res.status(500).json({ error: 'internal error; the server log has details' });
   });

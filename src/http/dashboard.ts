@@ -8,6 +8,8 @@ import { sessionCookieAuth } from './sessionAuth.js';
 import { settingsRouter } from './settings/router.js';
 import { SETTINGS_ROUTES } from './settings/routes.js';
 import { SyncRuns } from './settings/syncRuns.js';
+import { PREP_ROUTES } from './prep/routes.js';
+import { scoutRuns } from '../services/prep/index.js';
 import type { SettingsRoute } from './settings/route.js';
 
 /** Where `npm run build` puts the client (web/build.ts). */
@@ -31,7 +33,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** The client-side routes (web/main.ts): each serves the same HTML shell. */
-const PAGES = ['/', '/games', '/games/:id', '/openings', '/insights', '/study', '/coaching', '/library', '/library/:slug', '/tournaments', '/settings'];
+const PAGES = ['/', '/games', '/games/:id', '/openings', '/insights', '/study', '/coaching', '/library', '/library/:slug', '/tournaments', '/prep', '/settings'];
 
 function securityHeaders(res: Response): void {
   res.set({
@@ -56,11 +58,14 @@ export interface Dashboard {
 /** The local web dashboard: a client of the REST API plus the settings API (not MCP tools). */
 export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
   const syncRuns = new SyncRuns(deps);
-  const routes = SETTINGS_ROUTES;
+  const routes = [...SETTINGS_ROUTES, ...PREP_ROUTES];
   const router = express.Router();
   // Each part runs only for its own paths (gate.ts), so an API request is not matched against them.
-  const settings = express.Router().use(sessionCookieAuth(deps, baseUrl), settingsRouter(routes, deps, baseUrl, syncRuns));
+  const settings = express.Router().use(sessionCookieAuth(deps, baseUrl), settingsRouter(SETTINGS_ROUTES, deps, baseUrl, syncRuns));
   router.use(under('/api/v1/settings', settings));
+  // Preparation (issue 29): the same session rules and route machinery as the settings API.
+  const prep = express.Router().use(sessionCookieAuth(deps, baseUrl), settingsRouter(PREP_ROUTES, deps, baseUrl, syncRuns));
+  router.use(under('/api/v1/prep', prep));
   router.use(
     '/assets',
     (_req: Request, res: Response, next: NextFunction) => {
@@ -84,5 +89,12 @@ export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
   const pages = express.Router();
   for (const path of PAGES) pages.get(path, page);
   router.use(outside('/api', pages));
-  return { router, routes, stop: () => syncRuns.stop() };
+  return {
+    router,
+    routes,
+    stop: () => {
+      syncRuns.stop();
+      scoutRuns(deps).stop();
+    },
+  };
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { AnyTool } from '../../tools/defineTool.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { promptListing } from '../mcp/prompts/index.js';
-import { prompts } from '../mcp/prompts/definitions.js';
-import { resourceDefinitions } from '../mcp/resources/templates.js';
-import { mcpToolListing, SERVER_CAPABILITIES, SERVER_INSTRUCTIONS } from '../mcp/server.js';
+import { prompts } from '../../tools/prompts.js';
+import { resourceDefinitions } from '../../tools/resources.js';
+import { SERVER_INSTRUCTIONS } from '../mcp/instructions.js';
+import { mcpToolListing, promptListing, SERVER_CAPABILITIES } from '../mcp/listing.js';
 import { oneLine } from '../facade/sentences.js';
 import { packageJson } from '../paths.js';
 import { API_DESCRIPTION_VERSION } from './openapi.js';

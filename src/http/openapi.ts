@@ -1,7 +1,8 @@
-import type { AnyTool, DocumentedStatus } from '../../tools/defineTool.js';
+import type { AnyTool } from '../../tools/defineTool.js';
+import type { DocumentedStatus } from '../../tools/outcomes.js';
 import { pathParams } from '../../tools/defineTool.js';
 import { ErrorBody } from '../../schemas/common.js';
-import { errorJsonSchema, inputJsonSchema, outputJsonSchema, type JsonSchema } from '../facade/jsonSchema.js';
+import { errorJsonSchema, inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../tools/jsonSchema.js';
 import { packageJson } from '../paths.js';
 import { SESSION_COOKIE } from '../auth/sessions.js';
 import { settingsOpenApi } from './settings/openapi.js';
@@ -145,6 +146,9 @@ export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/', setting
       { name: 'personal', description: "The token owner's data" },
       { name: 'public', description: 'Token-less: library, tournaments, ECF calculator' },
       ...(settings.length ? [{ name: 'settings', description: 'The dashboard’s account settings (sessions, tokens, connections, sync): not MCP tools' }] : []),
+      ...(settings.some((r) => r.tag === 'prep')
+        ? [{ name: 'prep', description: 'Preparation: scouting a public player’s games, and the owner’s repertoire against their own games (MCP resources chess-footprint://players/… and …://repertoire/…): not MCP tools' }]
+        : []),
     ],
     paths,
     components: {

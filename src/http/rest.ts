@@ -4,8 +4,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AnyTool } from '../../tools/defineTool.js';
 import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
+import { hasBody, JSON_BODY_LIMIT_BYTES, refusedOversize } from '../facade/http.js';
 import { invokeTool, type Outcome } from '../facade/invoke.js';
-import { isKeptResult } from '../services/ownerMemo.js';
+import { isKeptResult } from '../services/common/index.js';
 import type { FrontHandler } from './front.js';
 import { pathsUnder } from './pathMatch.js';
 import { restRoute, type RestRoute } from './restRoute.js';
@@ -18,12 +19,9 @@ const REST_PATHS = pathsUnder(REST_PREFIX);
 /** Personal answers (and their errors) must never be kept by a browser or a shared cache. */
 const PERSONAL_PATHS = pathsUnder(`${REST_PREFIX}/me`);
 
-/** Bounded JSON envelope: a 100,000-character PGN plus escaping fits; more is refused with 413. */
-export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
-
 /**
  * The encoded JSON of each answer object, kept while the object lives: a memoised read (a list page,
- * the stats, the coaching state, the profile: src/services/ownerMemo.ts) answers with the same object
+ * the stats, the coaching state, the profile: src/services/common/ownerMemo.ts) answers with the same object
  * until the owner's data changes, so its 3–20 KB are encoded once rather than per request, and written
  * as they are (Node leaves the body out of a HEAD answer). Only kept results go in: for a fresh
  * answer the entry would only be work for the collector. Answers are read-only.
@@ -47,35 +45,6 @@ function send(res: ServerResponse, outcome: Outcome): void {
 
 function error(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   send(res, { status, body: { error: message }, headers });
-}
-
-/** Whether a request comes with a body (a non-zero Content-Length or a chunked one). */
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
-/**
- * A declared Content-Length over the limit is refused (true) before a byte is read, and the
- * connection is dropped rather than drained: a client that declares 10 MB and sends nothing is not
- * waited for.
- */
-function refusedOversize(req: IncomingMessage, res: ServerResponse): boolean {
-  const declared = req.headers['content-length'];
-  if (declared === undefined || !(Number(declared) > JSON_BODY_LIMIT_BYTES)) return false;
-  error(res, 413, `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { Connection: 'close' });
-  return true;
-}
-
-/** `refusedOversize` as express middleware (MCP). */
-export function refuseDeclaredOversize(req: Request, res: Response, next: NextFunction): void {
-  if (!refusedOversize(req, res)) next();
-}
-
-/** Express middleware for the other personal surfaces (MCP): see PERSONAL_PATHS. */
-export function noStore(_req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Cache-Control', 'no-store');
-  next();
 }
 
 /** Body-parser failures as a status and a message (413 oversize, 400 malformed JSON), or null for other faults. */

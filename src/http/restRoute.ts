@@ -1,5 +1,5 @@
 import { pathParams, type AnyTool } from '../../tools/defineTool.js';
-import { inputJsonSchema, scalarType } from '../facade/jsonSchema.js';
+import { inputJsonSchema, scalarType } from '../../tools/jsonSchema.js';
 import { routePattern } from './pathMatch.js';
 
 /** One tool's REST route, worked out once from the registry when the server starts. */

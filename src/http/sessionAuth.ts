@@ -38,6 +38,16 @@ export function sameOrigin(req: IncomingMessage, baseUrl: string): boolean {
   return site === undefined || site === 'same-origin' || site === 'none';
 }
 
+/**
+ * Whether Fetch Metadata says a browser sent this request from another site (W3C Fetch Metadata:
+ * `Sec-Fetch-Site` cross-site or same-site), whatever else it carries or omits: sign-in refuses it
+ * even with no Origin header, as the cookie checks above do.
+ */
+export function fromAnotherSite(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
+}
+
 export const crossOriginMessage =
   'the session cookie is accepted only from the dashboard’s own pages (Origin check); other clients send Authorization: Bearer cfp_…';
 

@@ -1,9 +1,8 @@
 import { ApiError, Messages, rateLimited } from '../errors.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Statement } from 'better-sqlite3';
 import type { Store } from '../store/db.js';
-import type { Family } from './buckets.js';
+import type { Family, RateLimits } from './buckets.js';
 
 /** How long a limiter call waits for a store lock held by another connection before answering 503. */
 export const LIMITER_BUSY_MS = 50;
@@ -28,7 +27,7 @@ export interface Limiter {
  * loses nothing. Only a power loss can drop the last few bucket levels, which refills those buckets
  * a little early: acceptable for a rate limit, never for acknowledged data, hence only here.
  */
-export function storeLimiter(store: Store, config: Config, clock: Clock): Limiter {
+export function storeLimiter(store: Store, config: { rateLimits: RateLimits }, clock: Clock): Limiter {
   const rules = config.rateLimits;
   if (rules === 'off') {
     return { take: () => {}, refund: () => {}, enabled: false };

@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { AnyTool } from '../../tools/defineTool.js';
 import { bearerToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
-import { JSON_BODY_LIMIT_BYTES, noStore, refuseDeclaredOversize } from '../http/rest.js';
+import { JSON_BODY_LIMIT_BYTES, noStore, refuseDeclaredOversize } from '../facade/http.js';
 import { createMcpServer } from './server.js';
 
 function hostnameOf(hostHeader: string): string {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../facade/jsonSchema.js';
+import type { JsonSchema } from '../../tools/jsonSchema.js';
 import { terse } from '../facade/sentences.js';
 
 /**
@@ -39,7 +39,7 @@ function tersed(schema: JsonSchema, max: number): JsonSchema {
 /**
  * Output schema for tools/list: terse descriptions, and no `required`. A client validates
  * structuredContent against it; without `required` that check only loosens (every field the server
- * sends is still type-checked), and the outputs are already open to new fields (src/facade/jsonSchema.ts).
+ * sends is still type-checked), and the outputs are already open to new fields (tools/jsonSchema.ts).
  */
 export function leanOutputSchema(schema: JsonSchema): JsonSchema {
   return tersed(schema, TERSE_FIELD_DESCRIPTION);

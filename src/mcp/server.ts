@@ -1,47 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../../tools/defineTool.js';
 import type { AppDeps, Caller } from '../context.js';
-import { inputJsonSchema, outputJsonSchema } from '../facade/jsonSchema.js';
 import { invokeTool } from '../facade/invoke.js';
 import { packageJson } from '../paths.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
-import { leanOutputSchema } from './leanSchema.js';
+import { mcpToolListing, SERVER_CAPABILITIES } from './listing.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
-
-export { SERVER_INSTRUCTIONS };
-
-/** What the server declares at initialize; the server card repeats it. */
-export const SERVER_CAPABILITIES = {
-  tools: { listChanged: false },
-  prompts: { listChanged: false },
-  resources: { subscribe: false, listChanged: false },
-} as const;
-
-// Built once per tool: the stateless HTTP transport makes a server, and so a listing, per request.
-const listings = new WeakMap<AnyTool, Tool>();
-
-/**
- * The MCP description of a tool, from its registry entry, with the lean output schema of
- * src/mcp/leanSchema.ts (OpenAPI keeps the full one). Input schemas are listed whole: their text
- * (defaults, ranges, what a value selects) is what a caller needs to make the call, and is 11 KB in all.
- */
-export function mcpToolListing(tool: AnyTool): Tool {
-  let listing = listings.get(tool);
-  if (!listing) {
-    listing = {
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputJsonSchema(tool) as Tool['inputSchema'],
-      outputSchema: leanOutputSchema(outputJsonSchema(tool)) as Tool['outputSchema'],
-      annotations: { title: tool.title, ...tool.annotations },
-    };
-    listings.set(tool, listing);
-  }
-  return listing;
-}
 
 export interface McpServerOptions {
   /** How clients reach this server: decides what an auth error tells them to fix. */

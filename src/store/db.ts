@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { dirname, join } from 'node:path';
 import { pgnTag } from '../chess/pgn.js';
@@ -8,16 +8,9 @@ import { migrationsDir } from '../paths.js';
 import { ensurePrivateDir, ensurePrivateFile, type Log } from './privateFiles.js';
 import { installOwnerStamps } from './ownerStamps.js';
 import * as schema from './schema/index.js';
+import type { Store } from './store.js';
 
-export type Db = BetterSQLite3Database<typeof schema>;
-
-export interface Store {
-  db: Db;
-  sqlite: Database.Database;
-  /** The store's secret key (src/store/secretKey.ts), read from the 0600 file beside the database. */
-  key: Buffer;
-  close(): void;
-}
+export type { Db, Store } from './store.js';
 
 /**
  * Opens (creating if needed) the store and applies the committed migrations.

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Store } from './db.js';
+import type { Store } from './store.js';
 import { preparedOnce } from './prepared.js';
 
 /**

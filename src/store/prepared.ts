@@ -1,5 +1,5 @@
 import { Column, is, Placeholder, SQL, sql } from 'drizzle-orm';
-import type { Store } from './db.js';
+import type { Store } from './store.js';
 
 const cache = new WeakMap<Store, Map<object, unknown>>();
 

@@ -18,7 +18,7 @@ function poolKey(pool: number): string {
   const h = createHash('sha256').update(String(pool));
   const files = [
     ...readdirSync(join(packageRoot, 'src/demo')).map((f) => join('src/demo', f)),
-    'src/services/gameWriter.ts',
+    'src/services/games/gameWriter.ts',
   ].sort();
   for (const f of files) h.update(f).update(readFileSync(join(packageRoot, f)));
   return h.digest('hex').slice(0, 16);

@@ -14,6 +14,8 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   engine: () => import('./engine.js'),
   judgments: () => import('./judgments.js'),
   review: () => import('./review.js'),
+  fidelity: () => import('./fidelity.js'),
+  crossowner: () => import('./crossOwner.js'),
 };
 
 const only = process.argv.slice(2);

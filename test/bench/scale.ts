@@ -308,7 +308,7 @@ export async function run(): Promise<BenchTable[]> {
               `server CPU: every thread of the server process (/proc/PID/task/*/schedstat) per request over the same rounds; where the load generator's core was ${Math.round(100 * CLIENT_SATURATED)}% busy or more, that ratio decides "met" (the rate then measures the load generator)`,
             ]
           : []),
-        'list_games pages and the aggregates are kept per version of the owner\'s data (src/services/ownerMemo.ts): "repeated" rows read them from memory, "first after a write" rows recompute',
+        'list_games pages and the aggregates are kept per version of the owner\'s data (src/services/common/ownerMemo.ts): "repeated" rows read them from memory, "first after a write" rows recompute',
         'engines: two bundled Stockfish processes searching without end, at nice 10 (src/engine/uciEngine.ts)',
       ],
     },

@@ -2,7 +2,7 @@ import { loadavg } from 'node:os';
 import { openingTable } from '../../src/chess/openings.js';
 import { fullMoves } from '../../src/chess/pgn.js';
 import { seededRandom } from '../../src/demo/rng.js';
-import { insertGames, type NewGame } from '../../src/services/gameWriter.js';
+import { insertGames, type NewGame } from '../../src/services/games/gameWriter.js';
 import { getChessStats } from '../../tools/aggregates/get_chess_stats.js';
 import { makeTestApp } from '../helpers/app.js';
 import { percentile, type BenchTable } from './table.js';

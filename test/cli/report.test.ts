@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
 import { registerReportCommands } from '../../src/cli/report.js';
 import { systemClock } from '../../src/clock.js';
-import { createUser } from '../../src/services/accounts.js';
+import { createUser } from '../../src/services/accounts/accounts.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { weeklyReports } from '../../src/store/schema/index.js';
 

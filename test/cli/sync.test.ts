@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerSyncCommands } from '../../src/cli/sync.js';
 import { systemClock } from '../../src/clock.js';
-import { createUser } from '../../src/services/accounts.js';
+import { createUser } from '../../src/services/accounts/accounts.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 import { FIXTURES, fixture, fixtureLines, playLichess } from '../services/sync/sourceFixtures.js';

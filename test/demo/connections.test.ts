@@ -7,7 +7,7 @@ import { createAppDeps } from '../../src/app.js';
 import { markDemoConnections, DEMO_ACCOUNTS } from '../../src/demo/connections.js';
 import { seedDemo } from '../../src/demo/index.js';
 import { syncUser } from '../../src/services/sync/index.js';
-import { startSyncScheduler } from '../../src/services/syncScheduler.js';
+import { startSyncScheduler } from '../../src/services/sync/syncScheduler.js';
 import { connections } from '../../src/store/schema/index.js';
 import { getProfile } from '../../tools/profile/get_profile.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';

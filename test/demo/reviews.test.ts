@@ -2,7 +2,7 @@ import { afterEach, expect, test } from 'vitest';
 import { seededRandom } from '../../src/demo/rng.js';
 import { DEMO_REVIEWS, seedReviews } from '../../src/demo/reviews.js';
 import { parsePgn } from '../../src/chess/pgn.js';
-import { insertGames, movesColumns } from '../../src/services/gameWriter.js';
+import { insertGames, movesColumns } from '../../src/services/games/gameWriter.js';
 import { reviewJobs } from '../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 

@@ -7,7 +7,7 @@ import { fixedClock, type Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps, Caller, PersonalCtx, User } from '../../src/context.js';
 import { invokeTool } from '../../src/facade/invoke.js';
-import { createUser } from '../../src/services/accounts.js';
+import { createUser } from '../../src/services/accounts/accounts.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import type { AnyTool } from '../../tools/defineTool.js';
 
@@ -27,12 +27,12 @@ export interface TestApp {
  * A real store in a temporary folder with a movable clock. Rate limits are off unless asked for,
  * so a test exercises the service rather than the limiter.
  */
-export function makeTestApp(opts: { env?: Record<string, string>; now?: string; clock?: Clock } = {}): TestApp {
+export function makeTestApp(opts: { env?: Record<string, string>; now?: string; clock?: Clock; serving?: boolean } = {}): TestApp {
   const dir = mkdtempSync(join(tmpdir(), 'cfp-test-'));
   const config = loadConfig({ dataDir: dir }, { CFP_RATE_LIMITS: 'off', ...opts.env });
   const clock = fixedClock(opts.now ?? '2026-11-20T12:00:00Z');
   const store = openStore(storeFile(dir));
-  const deps = createAppDeps(config, { clock: opts.clock ?? clock, store });
+  const deps = createAppDeps(config, { clock: opts.clock ?? clock, store, serving: opts.serving });
   let n = 0;
   return {
     deps,

@@ -5,10 +5,11 @@ import type { TestApp } from './app.js';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { page } from '../sources/chessresults/pages.js';
 
-export type Pages = Record<'art0' | 'art5' | 'art2rd2' | 'art2rd3', string>;
+/** Pages by `art` and `rd` (`art0`, `art2rd3`, …); a key not given is answered 404. */
+export type Pages = Partial<Record<`art${number}` | `art${number}rd${number}`, string>>;
 
-export function jeddahPages(): Pages {
-  return { art0: page('startingrank'), art5: page('crosstable'), art2rd2: page('r2_live'), art2rd3: page('r3_unpaired') };
+export function jeddahPages() {
+  return { art0: page('startingrank'), art5: page('crosstable'), art2rd1: page('r1'), art2rd2: page('r2_live'), art2rd3: page('r3_unpaired') } satisfies Pages;
 }
 
 /** Virtual time for the courtesy gate: sleeping moves the clock, nothing waits. */
@@ -21,7 +22,7 @@ export function virtualTiming(): CourtesyTiming & { t: number } {
  * A chess-results stand-in on loopback that serves the saved pages by `art`/`rd`, counting requests
  * in flight so tests can check the courtesy cap.
  */
-export async function chessResultsServer(tnrs: string[], pages: () => Pages = jeddahPages) {
+export async function chessResultsServer(tnrs: string[], pages: (tnr: string) => Pages = jeddahPages) {
   const server = await startFixtureServer();
   const stats = { inFlight: 0, maxInFlight: 0 };
   for (const tnr of tnrs) {
@@ -31,7 +32,7 @@ export async function chessResultsServer(tnrs: string[], pages: () => Pages = je
       await new Promise((r) => setTimeout(r, 2));
       stats.inFlight -= 1;
       const key = `art${url.searchParams.get('art')}${url.searchParams.get('rd') ? `rd${url.searchParams.get('rd')}` : ''}` as keyof Pages;
-      const body = pages()[key];
+      const body = pages(tnr)[key];
       if (!body) return void res.writeHead(404).end('not found');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     });

@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.js';
-import { insertGames, type NewGame } from '../../src/services/gameWriter.js';
+import { insertGames, type NewGame } from '../../src/services/games/gameWriter.js';
 import type { Store } from '../../src/store/db.js';
 
 let seq = 0;

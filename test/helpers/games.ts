@@ -1,6 +1,6 @@
 import type { Store } from '../../src/store/db.js';
 import type { Clock } from '../../src/clock.js';
-import { insertGames, type NewGame } from '../../src/services/gameWriter.js';
+import { insertGames, type NewGame } from '../../src/services/games/gameWriter.js';
 
 /** A game row with plain defaults; tests override what they assert on. */
 export function gameRow(userId: string, over: Partial<NewGame> & { sourceId: string }): NewGame {

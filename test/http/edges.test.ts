@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Messages } from '../../src/errors.js';
 import type { Listening } from '../../src/http/listen.js';
-import { JSON_BODY_LIMIT_BYTES } from '../../src/http/rest.js';
+import { JSON_BODY_LIMIT_BYTES } from '../../src/facade/http.js';
 import { storeFile } from '../../src/store/db.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { rest, startServer } from '../helpers/server.js';

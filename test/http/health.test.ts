@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WeeklyReport } from '../../schemas/aggregates.js';
 import type { Listening } from '../../src/http/listen.js';
-import { generateReport } from '../../src/services/reports.js';
+import { generateReport } from '../../src/services/reports/reports.js';
 import { packageJson } from '../../src/paths.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { startServer } from '../helpers/server.js';
@@ -54,6 +55,17 @@ describe('share links over HTTP', () => {
     expect(server.url).not.toBe('http://127.0.0.1:3000');
     const page = await fetch(report.shareUrl);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Chess week 2026-11-14 to 2026-11-20');
+    const html = await page.text();
+    expect(html).toContain('Chess week 2026-11-14 to 2026-11-20');
+    // The dashboard's protections (issue 30): no sniffing, no framing, a CSP with no script and no
+    // 'unsafe-inline': only this page's own inline styles, each by its SHA-256.
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/default-src 'none'/);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(csp).not.toMatch(/unsafe-inline|script-src/);
+    const styleBlock = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(styleBlock).digest('base64')}'`);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Listening } from '../../src/http/listen.js';
-import { insertGames } from '../../src/services/gameWriter.js';
+import { insertGames } from '../../src/services/games/gameWriter.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { gameRow } from '../helpers/games.js';
 import { mcpClient, rest, startServer } from '../helpers/server.js';

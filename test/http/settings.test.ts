@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueSignInCode, SIGN_IN_CODE_TTL_MS } from '../../src/auth/sessions.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/dashboard.js';
 import type { Listening } from '../../src/http/listen.js';
-import { importPgnLines } from '../../src/services/imports.js';
+import { importPgnLines } from '../../src/services/games/imports.js';
 import { tools } from '../../tools/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { rest, startServer } from '../helpers/server.js';
@@ -74,7 +74,13 @@ describe('sign-in', () => {
   test('sign-in from another origin is refused (login CSRF)', async () => {
     const code = issueSignInCode(app.deps.store, app.deps.clock, alice.user.id);
     expect((await signIn(code, 'http://evil.example')).status).toBe(403);
-    // The code was not spent by the refused attempt.
+    // Fetch Metadata alone is enough: cross-site (or same-site) with no Origin header is refused too.
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await rest(server.url, '/api/v1/settings/session', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': site }, body: JSON.stringify({ code }) });
+      expect(res.status, site).toBe(403);
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+    // The code was not spent by the refused attempts.
     expect((await signIn(code)).status).toBe(200);
   });
 });

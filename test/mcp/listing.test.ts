@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../src/facade/jsonSchema.js';
+import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../tools/jsonSchema.js';
 import type { Listening } from '../../src/http/listen.js';
 import { mcpCatalog, registryServerJson, serverCardV2, SHORT_DESCRIPTION } from '../../src/http/mcpDiscovery.js';
 import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
@@ -191,8 +191,8 @@ describe('MCP discovery documents', () => {
       expect(catalog.body.entries[0].url).toBe(`${server.url}/api/mcp/server-card`);
       const legacy = (await rest(server.url, '/.well-known/mcp.json')).body;
       expect(legacy.capabilities).toMatchObject({ prompts: {}, resources: {} });
-      expect(legacy.prompts).toHaveLength(5);
-      expect(legacy.resourceTemplates).toHaveLength(5);
+      expect(legacy.prompts).toHaveLength(6);
+      expect(legacy.resourceTemplates).toHaveLength(9);
       // The earlier card lists the tools exactly as tools/list does (the lean form), plus where each is served.
       const mcp = await mcpClient(server.url);
       try {

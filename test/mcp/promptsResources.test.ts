@@ -2,9 +2,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Listening } from '../../src/http/listen.js';
 import { sha256 } from '../../src/chess/pgn.js';
-import { prompts } from '../../src/mcp/prompts/definitions.js';
-import { generateReport } from '../../src/services/reports.js';
-import { insertGames } from '../../src/services/gameWriter.js';
+import { prompts } from '../../tools/prompts.js';
+import { generateReport } from '../../src/services/reports/reports.js';
+import { insertGames } from '../../src/services/games/gameWriter.js';
 import { tools } from '../../tools/index.js';
 import { makeAnalysis } from '../helpers/analysis.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -68,9 +68,9 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     await app?.close();
   });
 
-  test('prompts/list: the five workflows with typed arguments', async () => {
+  test('prompts/list: the six workflows with typed arguments', async () => {
     const { prompts: listed } = await owner.listPrompts();
-    expect(listed.map((p) => p.name)).toEqual(['coaching_session', 'review_game', 'weekly_review', 'prepare_next_round', 'quiz_me']);
+    expect(listed.map((p) => p.name)).toEqual(['coaching_session', 'review_game', 'weekly_review', 'prepare_next_round', 'quiz_me', 'prepare_for_opponent']);
     const args = Object.fromEntries(listed.map((p) => [p.name, (p.arguments ?? []).map((a) => [a.name, a.required])]));
     expect(args).toEqual({
       coaching_session: [['minutes', false]],
@@ -79,8 +79,15 @@ describe('MCP prompts and resources over streamable HTTP', () => {
       prepare_next_round: [
         ['tnr', true],
         ['player', true],
+        ['opponentProvider', false],
+        ['opponentUsername', false],
       ],
       quiz_me: [['count', false]],
+      prepare_for_opponent: [
+        ['provider', true],
+        ['username', true],
+        ['colour', false],
+      ],
     });
     for (const p of listed) for (const a of p.arguments ?? []) expect(a.description, `${p.name}.${a.name}`).toBeTruthy();
   });
@@ -91,7 +98,18 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     weekly_review: {},
     prepare_next_round: { tnr: '1234567', player: 'Carlsen' },
     quiz_me: { count: '3' },
+    prepare_for_opponent: { provider: 'lichess', username: 'RivalX', colour: 'black' },
   };
+  const TEMPLATES = () => owner.listResourceTemplates().then((r) => r.resourceTemplates.map((t) => t.uriTemplate));
+  /** A concrete chess-footprint:// URI a message names, against the listed templates ({x} one segment, {?moves} a query). */
+  const matchesTemplate = (uri: string, templates: string[]) =>
+    templates.some((t) => {
+      const pattern = t
+        .split(/(\{\?[a-z]+\}|\{[a-z]+\})/i)
+        .map((part) => (part.startsWith('{?') ? '(\\?[^\\s]*)?' : part.startsWith('{') ? '[^/?\\s]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+        .join('');
+      return new RegExp(`^${pattern}$`).test(uri);
+    });
 
   test.each(prompts.map((p) => p.name))('%s renders with its arguments and names only registered tools, in its declared order', async (name) => {
     const res = await owner.getPrompt({ name, arguments: SAMPLE_ARGS[name] });
@@ -103,6 +121,22 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     const declared = prompts.find((p) => p.name === name)!.tools;
     // Every declared tool is named, and the first mention of each follows the declared order.
     expect([...new Set(named)].filter((n) => declared.includes(n))).toEqual(declared);
+    // Every resource it reads is a listed template, and every chess-footprint:// URI in it is one of them.
+    const templates = await TEMPLATES();
+    const resources = prompts.find((p) => p.name === name)!.resources ?? [];
+    expect(resources.filter((r) => !templates.includes(r))).toEqual([]);
+    const uris = [...text.matchAll(/chess-footprint:\/\/[^\s,;)]+/g)].map((m) => m[0].replace(/[.:]$/, ''));
+    expect(uris.filter((u) => !matchesTemplate(u, templates))).toEqual([]);
+    for (const r of resources) expect(text, r).toContain(r.split('{')[0]);
+  });
+
+  test('prepare_next_round names the scout of an online account the owner gives', async () => {
+    const res = await owner.getPrompt({ name: 'prepare_next_round', arguments: { tnr: '1234567', player: 'Carlsen', opponentProvider: 'chess.com', opponentUsername: 'Hikaru' } });
+    const text = (res.messages[0].content as { type: 'text'; text: string }).text;
+    expect(text).toContain('chess-footprint://players/siteA/Hikaru');
+    expect(text).toContain('chess-footprint://players/siteA/Hikaru/openings/{colour}');
+    await expect(owner.getPrompt({ name: 'prepare_for_opponent', arguments: { provider: 'fics', username: 'x1' } })).rejects.toThrow(/provider/);
+    await expect(owner.getPrompt({ name: 'prepare_for_opponent', arguments: { provider: 'lichess', username: 'https://evil.example/x' } })).rejects.toThrow(/username/);
   });
 
   test('prompts/get refuses a missing or malformed argument, naming it', async () => {
@@ -112,7 +146,7 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     await expect(owner.getPrompt({ name: 'no_such_prompt' })).rejects.toThrow(/no prompt named no_such_prompt/);
   });
 
-  test('resources/templates/list: the five templates', async () => {
+  test('resources/templates/list: the nine templates', async () => {
     const { resourceTemplates } = await owner.listResourceTemplates();
     expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
       ['chess-footprint://games/{id}.pgn', 'application/x-chess-pgn'],
@@ -120,6 +154,10 @@ describe('MCP prompts and resources over streamable HTTP', () => {
       ['chess-footprint://library/{slug}', 'text/markdown'],
       ['chess-footprint://openings/{colour}{?moves}', 'application/json'],
       ['chess-footprint://schema/{tool}', 'application/json'],
+      ['chess-footprint://players/{provider}/{username}', 'application/json'],
+      ['chess-footprint://players/{provider}/{username}/openings/{colour}{?moves}', 'application/json'],
+      ['chess-footprint://repertoire/{colour}', 'application/json'],
+      ['chess-footprint://repertoire/{colour}/deviations', 'application/json'],
     ]);
   });
 

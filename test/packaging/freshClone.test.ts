@@ -23,7 +23,7 @@ const DATA_READING_TESTS = [
   'test/chess/judgments.test.ts',
   'test/chess/pairing/trf.test.ts',
   'test/sources/chessresults/parse.test.ts',
-  'test/services/library.test.ts',
+  'test/services/library/library.test.ts',
   'test/engine/uciParser.test.ts',
 ];
 

@@ -13,7 +13,7 @@ import { verifyToken } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
 import { migrationsDir } from '../../src/paths.js';
 import { openStore, storeFile } from '../../src/store/db.js';
-import { storePgn } from '../../src/services/gameWriter.js';
+import { storePgn } from '../../src/services/games/gameWriter.js';
 import * as schema from '../../src/store/schema/index.js';
 import { REPO_ROOT } from '../helpers/fixtures.js';
 

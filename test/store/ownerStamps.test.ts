@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { memoByOwner } from '../../src/services/ownerMemo.js';
+import { memoByOwner } from '../../src/services/common/ownerMemo.js';
 import { DERIVATION_VERSION } from '../../src/services/review/derive.js';
-import { insertGames, storePgn, type NewGame } from '../../src/services/gameWriter.js';
+import { insertGames, storePgn, type NewGame } from '../../src/services/games/gameWriter.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { ownerStamp } from '../../src/store/ownerStamps.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -10,7 +10,7 @@ import { getCoachingState } from '../../tools/coaching/get_coaching_state.js';
 import { removeSavedPosition } from '../../tools/coaching/remove_saved_position.js';
 import { savePosition } from '../../tools/coaching/save_position.js';
 import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
-import { RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
+import { RUY_LOPEZ_FEN } from '../services/coaching/coachingFixtures.js';
 import { listStudyGames } from '../../tools/study/list_study_games.js';
 import { getProfile } from '../../tools/profile/get_profile.js';
 import { getGame } from '../../tools/games/get_game.js';

@@ -7,7 +7,7 @@ import { listSavedPositions } from '../../tools/coaching/list_saved_positions.js
 import { savePosition } from '../../tools/coaching/save_position.js';
 import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { countRows, RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
+import { countRows, RUY_LOPEZ_FEN } from '../services/coaching/coachingFixtures.js';
 
 let app: TestApp;
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { FOCUS_NOT_FOUND } from '../../src/services/coaching/focus.js';
 import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { countRows } from '../services/coachingFixtures.js';
+import { countRows } from '../services/coaching/coachingFixtures.js';
 
 let app: TestApp;
 beforeEach(() => {

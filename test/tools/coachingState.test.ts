@@ -6,7 +6,7 @@ import { savePosition } from '../../tools/coaching/save_position.js';
 import { setTrainingFocus } from '../../tools/coaching/set_training_focus.js';
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { OPERA_FENS, OPERA_PGN, RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
+import { OPERA_FENS, OPERA_PGN, RUY_LOPEZ_FEN } from '../services/coaching/coachingFixtures.js';
 
 let app: TestApp;
 afterEach(() => app.close());

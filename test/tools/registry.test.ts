@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { inputJsonSchema, outputJsonSchema } from '../../src/facade/jsonSchema.js';
+import { inputJsonSchema, outputJsonSchema } from '../../tools/jsonSchema.js';
 import { pathParams } from '../../tools/defineTool.js';
 import { tools } from '../../tools/index.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { movesKey, START_FEN } from '../../src/chess/pgn.js';
-import { STUDY_NOT_FOUND } from '../../src/services/study.js';
+import { STUDY_NOT_FOUND } from '../../src/services/study/study.js';
 import { analyses, pgns, reviewJobs, studyGames, studyNotes } from '../../src/store/schema/index.js';
 import { deleteStudyGame } from '../../tools/study/delete_study_game.js';
 import { listStudyGames } from '../../tools/study/list_study_games.js';
@@ -236,5 +236,28 @@ describe('request_study_analysis', () => {
     const { token } = app.addUser();
     const row = (await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token)).body as { id: string };
     expect((await app.call(requestStudyAnalysis, { id: row.id, wait: 46 }, token)).status).toBe(400);
+  });
+});
+
+describe('the upload allowance (issue 30)', () => {
+  test('a refused upload or an exact duplicate spends nothing; a new game or new notes spend one unit each', async () => {
+    const limited = makeTestApp({ env: { CFP_RATE_LIMITS: 'studyUpload:2/3600' } });
+    try {
+      const { token } = limited.addUser();
+      const upload = (pgn: string) => limited.call(uploadStudyGame, { pgn }, token);
+      // Refused: an illegal move, a stray brace, no moves at all.
+      for (const bad of ['1. e4 e5 2. Ke3 *', '1. e4 { unclosed e5 *', '[Event "x"]']) expect((await upload(bad)).status, bad).toBe(400);
+      expect((await upload(SCHOLAR_A)).status).toBe(200); // unit 1
+      // The same PGN again changes nothing, however often.
+      for (let i = 0; i < 3; i++) expect((await upload(SCHOLAR_A)).body).toMatchObject({ duplicate: true, notesAdded: 0 });
+      // The same mainline with a new note changes something: unit 2.
+      expect((await upload(SCHOLAR_B)).body).toMatchObject({ duplicate: true, notesAdded: 1 });
+      // The allowance of 2 is now spent: a new game is refused, and nothing of it is stored.
+      const third = await upload('1. d4 d5 2. c4 *');
+      expect(third.status).toBe(429);
+      expect(limited.deps.store.db.select({ n: sql<number>`count(*)` }).from(studyGames).get()!.n).toBe(1);
+    } finally {
+      await limited.close();
+    }
   });
 });

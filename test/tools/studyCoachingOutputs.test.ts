@@ -13,7 +13,7 @@ import { seedCoaching } from '../../src/demo/coaching.js';
 import { seededRandom } from '../../src/demo/rng.js';
 import { seedStudy } from '../../src/demo/study.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { OPERA_PGN, RUY_LOPEZ_FEN } from '../services/coachingFixtures.js';
+import { OPERA_PGN, RUY_LOPEZ_FEN } from '../services/coaching/coachingFixtures.js';
 
 // Every 200 answer of the study and coaching tools parses with the tool's declared output schema,
 // and carries no field the schema does not declare (what an agent reads is what is documented).

@@ -134,7 +134,8 @@ describe('redirects', () => {
     useClient(app, server);
     const r = await app.call(estimateRound1, { tnr: '42' });
     expect(r.status).toBe(200);
-    expect(server.requests.map((q) => q.path.split('?')[0])).toEqual(['/tnr42.aspx', `/tnr${TNR}.aspx`]);
+    // Two pages (starting list, round 1), each redirected once.
+    expect(server.requests.map((q) => q.path.split('?')[0])).toEqual(['/tnr42.aspx', `/tnr${TNR}.aspx`, '/tnr42.aspx', `/tnr${TNR}.aspx`]);
   });
 
   test('a redirect to another host is refused, not followed', async () => {
@@ -186,8 +187,8 @@ describe('tnr: digits over REST, chess-results URLs over MCP only', () => {
       const r = await app.call(estimateRound1, { tnr: url }, undefined, MCP);
       expect(r.status).toBe(200);
     }
-    // Whatever the URL said, we asked our configured host for the tnr's starting list only (then cached).
-    expect(server.requests.map((q) => q.path)).toEqual([`/tnr${TNR}.aspx?lan=1&art=0&zeilen=99999&turdet=YES`]);
+    // Whatever the URL said, we asked our configured host for the tnr's starting list and round 1 only (then cached).
+    expect(server.requests.map((q) => q.path)).toEqual([`/tnr${TNR}.aspx?lan=1&art=0&zeilen=99999&turdet=YES`, `/tnr${TNR}.aspx?lan=1&art=2&rd=1&zeilen=99999&turdet=YES`]);
   });
 
   test('MCP refuses other hosts and schemes with 400; nothing is fetched', async () => {
@@ -235,20 +236,46 @@ describe('the courtesy cap under concurrent tool calls', () => {
 });
 
 describe('estimate_round1', () => {
-  test('top half against bottom half of the 32 seeds, colours alternating by board', async () => {
+  type R1 = {
+    isEstimate: boolean;
+    coloursReliable: boolean;
+    round1Published: boolean;
+    boards: Array<{ board: number; white: { startingRank: number }; black: { startingRank: number } }>;
+    byes: Array<{ startingRank: number }>;
+    absent: unknown[];
+  };
+  const seats = (b: R1) => b.boards.map((x) => [x.white.startingRank, x.black.startingRank]);
+
+  test('before round 1 (its page 404): top half against bottom half of the 32 seeds, White assumed for the top seed', async () => {
+    app = makeTestApp();
+    ({ server } = await chessResultsServer([TNR], () => ({ ...jeddahPages(), art2rd1: undefined })));
+    useClient(app, server);
+    const r = await app.call(estimateRound1, { tnr: TNR });
+    expect(r.status).toBe(200);
+    const b = r.body as R1;
+    expect([b.isEstimate, b.coloursReliable, b.round1Published]).toEqual([true, false, true]);
+    expect(b.boards).toHaveLength(16);
+    // n = 32: seed i meets seed i + 16; the top seed has White on odd boards.
+    expect(seats(b).slice(0, 3)).toEqual([[1, 17], [18, 2], [3, 19]]);
+    expect(seats(b)[15]).toEqual([32, 16]);
+    expect([b.byes, b.absent]).toEqual([[], []]);
+    expect(server.requests.map((q) => new URL(q.path, 'http://x').searchParams.get('art'))).toEqual(['0', '2']);
+  });
+
+  test('round 1’s own page: No. 32 "not paired" is left out and the published board 1 gives the lot; the estimate is the real round 1', async () => {
     app = makeTestApp();
     ({ server } = await chessResultsServer([TNR]));
     useClient(app, server);
     const r = await app.call(estimateRound1, { tnr: TNR });
     expect(r.status).toBe(200);
-    const b = r.body as { isEstimate: boolean; coloursReliable: boolean; round1Published: boolean; boards: Array<{ board: number; white: { startingRank: number }; black: { startingRank: number } }>; byes: unknown[] };
-    expect([b.isEstimate, b.coloursReliable, b.round1Published]).toEqual([true, false, true]);
-    expect(b.boards).toHaveLength(16);
-    // n = 32: seed i meets seed i + 16; the top seed has White on odd boards.
-    expect(b.boards.slice(0, 3).map((x) => [x.white.startingRank, x.black.startingRank])).toEqual([[1, 17], [18, 2], [3, 19]]);
-    expect([b.boards[15].white.startingRank, b.boards[15].black.startingRank]).toEqual([32, 16]);
-    expect(b.byes).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    const b = r.body as R1;
+    expect([b.isEstimate, b.coloursReliable, b.round1Published]).toEqual([true, true, true]);
+    expect(b.absent).toEqual([{ startingRank: 32, name: 'Abdel Rahman, Ahmed', kind: 'zeroBye' }]);
+    // The saved round 1 page (jeddah2026_r1.html), board by board: 16–1, 2–17, 18–3, … 30–15, and the bye for No. 31.
+    const real: Array<[number, number]> = Array.from({ length: 15 }, (_, i) => (i % 2 === 0 ? [16 + i, 1 + i] : [1 + i, 16 + i]));
+    expect(seats(b)).toEqual(real);
+    expect(b.byes.map((x) => x.startingRank)).toEqual([31]);
+    expect(server.requests).toHaveLength(2);
   });
 
   test('target returns just that player’s board (case, commas and spacing ignored); an unknown name is 404', async () => {
@@ -258,7 +285,7 @@ describe('estimate_round1', () => {
     const r = await app.call(estimateRound1, { tnr: TNR, target: '  abousamra   TAMER ' });
     expect(r.status).toBe(200);
     expect((r.body as { boards: unknown[] }).boards).toEqual([
-      { board: 1, white: { startingRank: 1, name: 'Hesham, Abdelrahman', rating: 2409, points: 0 }, black: { startingRank: 17, name: 'Abousamra, Tamer', rating: 1616, points: 0 } },
+      { board: 2, white: { startingRank: 2, name: 'Badr, Mahmoud Ali', rating: 2065, points: 0 }, black: { startingRank: 17, name: 'Abousamra, Tamer', rating: 1616, points: 0 } },
     ]);
     const none = await app.call(estimateRound1, { tnr: TNR, target: 'Magnus Carlsen' });
     expect(none.status).toBe(404);

@@ -9,7 +9,7 @@ import { signInLink } from '../../src/cli/signInLink.js';
 import { seedDemo } from '../../src/demo/index.js';
 import type { User } from '../../src/context.js';
 import type { Listening } from '../../src/http/listen.js';
-import { importPgnLines } from '../../src/services/imports.js';
+import { importPgnLines } from '../../src/services/games/imports.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 import { rest, startServer } from '../helpers/server.js';

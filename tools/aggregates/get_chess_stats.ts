@@ -1,5 +1,5 @@
 import { Stats, StatsInput } from '../../schemas/aggregates.js';
-import { chessStats } from '../../src/services/stats.js';
+import { chessStats } from '../../src/services/stats/index.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getChessStats = defineTool({

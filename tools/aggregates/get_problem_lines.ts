@@ -1,5 +1,5 @@
 import { NoInput, ProblemLines } from '../../schemas/aggregates.js';
-import { problemLines } from '../../src/services/problemLines.js';
+import { problemLines } from '../../src/services/stats/index.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getProblemLines = defineTool({

@@ -1,5 +1,5 @@
 import { NoInput, PuzzleStats } from '../../schemas/aggregates.js';
-import { puzzleStats } from '../../src/services/puzzles.js';
+import { puzzleStats } from '../../src/services/stats/index.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getPuzzleStats = defineTool({

@@ -1,5 +1,5 @@
 import { RatingLines, RatingsInput } from '../../schemas/aggregates.js';
-import { ratingProgress } from '../../src/services/ratings.js';
+import { ratingProgress } from '../../src/services/stats/index.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getRatingProgress = defineTool({

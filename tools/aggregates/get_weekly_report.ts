@@ -1,5 +1,5 @@
 import { NoInput, WeeklyReport } from '../../schemas/aggregates.js';
-import { latestReport } from '../../src/services/reports.js';
+import { latestReport } from '../../src/services/reports/index.js';
 import { say } from '../outcomes.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 

@@ -1,6 +1,6 @@
 import { CriticalMomentsInput, CriticalMomentsResponse } from '../../schemas/analysis.js';
 import { CLASSIFICATION_RULES } from '../../src/chess/classification.js';
-import { getCriticalMoments as run } from '../../src/services/moments.js';
+import { getCriticalMoments as run } from '../../src/services/review/index.js';
 import { joinText, RULES_IN_INSTRUCTIONS, say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

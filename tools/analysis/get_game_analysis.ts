@@ -1,7 +1,7 @@
 import { AnalysisInput, AnalysisResponse } from '../../schemas/analysis.js';
 import { CLASSIFICATION_RULES } from '../../src/chess/classification.js';
 import { PHASE_RULE } from '../../src/chess/phase.js';
-import { getGameAnalysis as run } from '../../src/services/analysis.js';
+import { getGameAnalysis as run } from '../../src/services/review/index.js';
 import { joinText, RULES_IN_INSTRUCTIONS, say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

@@ -1,5 +1,5 @@
 import { WeaknessInput, WeaknessProfile } from '../../schemas/analysis.js';
-import { getWeaknessProfile as run, WEAKNESS_DEFINITIONS } from '../../src/services/weakness.js';
+import { getWeaknessProfile as run, WEAKNESS_DEFINITIONS } from '../../src/services/stats/index.js';
 import { defineTool } from '../defineTool.js';
 
 export const getWeaknessProfile = defineTool({

@@ -1,5 +1,5 @@
 import { AddEntryInput, Entry } from '../../schemas/coaching.js';
-import * as entries from '../../src/services/coaching/entries.js';
+import * as entries from '../../src/services/coaching/index.js';
 import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

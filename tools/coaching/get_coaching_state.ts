@@ -1,5 +1,5 @@
 import { CoachingState, CoachingStateInput } from '../../schemas/coaching.js';
-import * as state from '../../src/services/coaching/state.js';
+import * as state from '../../src/services/coaching/index.js';
 import { defineTool } from '../defineTool.js';
 
 export const getCoachingState = defineTool({

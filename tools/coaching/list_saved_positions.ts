@@ -1,5 +1,5 @@
 import { ListPositionsInput, PositionList } from '../../schemas/coaching.js';
-import * as positions from '../../src/services/coaching/positions.js';
+import * as positions from '../../src/services/coaching/index.js';
 import { defineTool } from '../defineTool.js';
 
 export const listSavedPositions = defineTool({

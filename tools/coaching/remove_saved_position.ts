@@ -1,5 +1,5 @@
 import { PositionIdInput, RemovePositionResult } from '../../schemas/coaching.js';
-import * as positions from '../../src/services/coaching/positions.js';
+import * as positions from '../../src/services/coaching/index.js';
 import { defineTool } from '../defineTool.js';
 
 export const removeSavedPosition = defineTool({

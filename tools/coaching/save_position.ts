@@ -1,5 +1,5 @@
 import { Position, SavePositionInput } from '../../schemas/coaching.js';
-import * as positions from '../../src/services/coaching/positions.js';
+import * as positions from '../../src/services/coaching/index.js';
 import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

@@ -1,5 +1,5 @@
 import { Focus, SetFocusInput } from '../../schemas/coaching.js';
-import * as focus from '../../src/services/coaching/focus.js';
+import * as focus from '../../src/services/coaching/index.js';
 import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RatingChangeInput } from '../../schemas/public.js';
-import { calculateRatingChange } from '../../src/services/fedRating.js';
+import { calculateRatingChange } from '../../src/services/fed/index.js';
 import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

@@ -1,5 +1,5 @@
 import { AttachPgnInput, AttachPgnResult } from '../../schemas/review.js';
-import { attachPgn as attach } from '../../src/services/attach.js';
+import { attachPgn as attach } from '../../src/services/games/index.js';
 import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

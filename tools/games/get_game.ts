@@ -1,5 +1,5 @@
 import { GameDetail, GameIdInput } from '../../schemas/games.js';
-import * as games from '../../src/services/games.js';
+import { gameDetail } from '../../src/services/review/index.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getGame = defineTool({
@@ -14,5 +14,5 @@ export const getGame = defineTool({
   output: GameDetail,
   annotations: READ_ONLY,
   statuses: [401, 404, 429],
-  handler: (ctx, input) => games.gameDetail(ctx, input.id),
+  handler: (ctx, input) => gameDetail(ctx, input.id),
 });

@@ -1,5 +1,5 @@
 import { GameList, ListGamesInput } from '../../schemas/games.js';
-import * as games from '../../src/services/games.js';
+import * as games from '../../src/services/games/index.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const listGames = defineTool({

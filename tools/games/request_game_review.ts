@@ -1,6 +1,5 @@
 import { ReviewRequestInput, ReviewResponse } from '../../schemas/review.js';
-import { gameReviewSubject } from '../../src/services/gameMoves.js';
-import { requestReview } from '../../src/services/reviewRequests.js';
+import { gameReviewSubject, requestReview } from '../../src/services/review/index.js';
 import { onlyHttp, say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

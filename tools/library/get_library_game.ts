@@ -1,5 +1,5 @@
 import { LibraryGameDetail, GetLibraryGameInput } from '../../schemas/library.js';
-import { getLibraryGame as getGame } from '../../src/services/library.js';
+import { getLibraryGame as getGame } from '../../src/services/library/index.js';
 import { defineTool } from '../defineTool.js';
 
 export const getLibraryGame = defineTool({

@@ -1,5 +1,5 @@
 import { ListLibraryGamesInput, ListLibraryGamesOutput } from '../../schemas/library.js';
-import { listLibraryGames as listGames } from '../../src/services/library.js';
+import { listLibraryGames as listGames } from '../../src/services/library/index.js';
 import { defineTool } from '../defineTool.js';
 
 export const listLibraryGames = defineTool({

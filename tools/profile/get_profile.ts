@@ -1,6 +1,6 @@
 import { NoInput } from '../../schemas/aggregates.js';
 import { Profile } from '../../schemas/profile.js';
-import * as profile from '../../src/services/profile.js';
+import * as profile from '../../src/services/accounts/index.js';
 import { defineTool, READ_ONLY } from '../defineTool.js';
 
 export const getProfile = defineTool({

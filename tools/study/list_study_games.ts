@@ -1,6 +1,6 @@
 import { NoInput } from '../../schemas/aggregates.js';
 import { StudyList } from '../../schemas/study.js';
-import * as study from '../../src/services/study.js';
+import * as study from '../../src/services/study/index.js';
 import { defineTool } from '../defineTool.js';
 
 export const listStudyGames = defineTool({

@@ -1,5 +1,5 @@
 import { ReviewRequestInput, ReviewResponse } from '../../schemas/review.js';
-import * as study from '../../src/services/study.js';
+import * as study from '../../src/services/study/index.js';
 import { onlyHttp, say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

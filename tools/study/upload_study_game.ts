@@ -1,5 +1,5 @@
 import { UploadStudyInput, UploadStudyResult } from '../../schemas/study.js';
-import * as study from '../../src/services/study.js';
+import * as study from '../../src/services/study/index.js';
 import { say } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 

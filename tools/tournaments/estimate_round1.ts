@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { TargetedTnrInput } from '../../schemas/public.js';
-import { round1Estimate } from '../../src/services/tournaments/estimates.js';
+import { round1Estimate } from '../../src/services/tournaments/index.js';
 import { joinText } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
-import { ByePlayer, EstimatedBoard, TOURNAMENT_ERRORS } from './shapes.js';
+import { AbsentPlayer, ByePlayer, EstimatedBoard, TOURNAMENT_ERRORS } from './shapes.js';
 
 const EstimateRound1Output = z
   .object({
@@ -11,11 +11,14 @@ const EstimateRound1Output = z
     name: z.string().describe('Event name'),
     round: z.literal(1).describe('Always round 1'),
     isEstimate: z.literal(true).describe('Always true: derived from the seed list, not published pairings'),
-    coloursReliable: z.literal(false).describe('Always false: the initial colour is drawn by lot; White is assumed for the top seed'),
+    coloursReliable: z
+      .boolean()
+      .describe('False until round 1 is published: the initial colour is drawn by lot and White is assumed for the top seed on board 1; true once the published round 1 shows the lot, which the estimate then follows'),
     round1Published: z.boolean().describe('True when the site already shows round 1 pairings (read those instead)'),
     snapshotAt: z.string().describe('When the starting list was fetched'),
     boards: z.array(EstimatedBoard).describe('Top half against bottom half; only the target’s board when target is given'),
-    byes: z.array(ByePlayer).describe('The lowest seed when the field is odd'),
+    byes: z.array(ByePlayer).describe('The lowest seed present when the field is odd'),
+    absent: z.array(AbsentPlayer).describe('Players round 1’s page lists as not paired (requested byes, absences): left out of the estimate'),
   })
   .describe('Estimated round-1 pairings');
 
@@ -23,7 +26,7 @@ export const estimateRound1 = defineTool({
   name: 'estimate_round1',
   title: 'Estimate round-1 pairings',
   description:
-    joinText(["An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board. Assumes every listed player plays.", TOURNAMENT_ERRORS]),
+    joinText(["An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board. Players round 1's page lists as not paired (requested byes, absences) are left out; everyone else is assumed to play.", TOURNAMENT_ERRORS]),
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/round1' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TnrInput } from '../../schemas/public.js';
-import { tournamentState } from '../../src/services/tournaments/state.js';
+import { tournamentState } from '../../src/services/tournaments/index.js';
 import { joinText } from '../outcomes.js';
 import { defineTool } from '../defineTool.js';
 import { TOURNAMENT_ERRORS } from './shapes.js';

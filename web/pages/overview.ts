@@ -174,5 +174,12 @@ function reviewQueue(q: any): HTMLElement {
           true,
         )
       : null,
+    // Failed reviews say why and what to do next (an abandoned one included), not only a count.
+    q.failedRecently?.length
+      ? table(
+          ['Game', 'Failed', 'Why, and what next'],
+          q.failedRecently.map((j: any) => [name(j), j.finishedAt ? when(j.finishedAt) : '—', j.note]),
+        )
+      : null,
   );
 }

@@ -1,4 +1,5 @@
 import { allocate, type Colour, STRONG } from './colours.js';
+import { maxPairCount } from './byes.js';
 import { canMeet } from './compatibility.js';
 import type { PairingPlayer } from './scoreGroups.js';
 
@@ -19,11 +20,14 @@ import type { PairingPlayer } from './scoreGroups.js';
 const W_FLOAT = 5e14; // C.5 maximise the number of pairs
 const W_PSD = 1e12; // C.6 minimise the pairing score difference (squared half-points, an approximation)
 const W_NEXT = 1e11; // C.7 downfloaters who cannot be paired in the next bracket
+const W_UNPLAYED = 3e10; // C.9 (2025) the bye assignee: as few unplayed games as possible
 const W_TOP = 1e10; // C.8/C.9 topscorers: colour difference beyond 2, three in a row
 const W_PREF = 1e8; // C.10 colour preferences not granted
 const W_STRONG = 1e6; // C.11 strong colour preferences not granted
-const W_F1 = 1e4; // C.12/C.13 same float as in the previous round
-const W_F2 = 1e2; // C.14/C.15 same float as two rounds before
+const W_F1D = 1e5; // C.12 a downfloater who also floated down in the previous round
+const W_F1U = 1e4; // C.13 an upfloater who also floated up in the previous round
+const W_F2D = 1e3; // C.14 a downfloater who also floated down two rounds before
+const W_F2U = 1e2; // C.15 an upfloater who also floated up two rounds before
 const W_FD1 = 1; // C.18/C.19 score differences (half-points) of repeated floats from the previous round
 /** Single exchanges tried, in order, before falling back to a free search over exchanges. */
 const MAX_EXCHANGES = 40;
@@ -42,6 +46,8 @@ export interface BracketOptions {
   completes: (floaters: PairingPlayer[]) => boolean;
   /** Residents of the next score group, for C.7. */
   next: PairingPlayer[];
+  /** Nobody below may take the bye, so one of this bracket's downfloaters will: C.7 does not count them as unpaired. */
+  byeFromAbove?: boolean;
   budget?: number;
 }
 
@@ -51,8 +57,10 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
   const floatPen = players.map((p) => {
     if (opts.last && !p.byeEligible) return Infinity;
     let v = W_FLOAT + W_PSD * sq((p.score - opts.score) * 2 + 2);
-    if (p.float1 === 'down') v += W_F1;
-    if (p.float2 === 'down') v += W_F2;
+    // In the last bracket the one player left over takes the bye.
+    if (opts.last) v += W_UNPLAYED * p.unplayed;
+    if (p.float1 === 'down') v += W_F1D;
+    if (p.float2 === 'down') v += W_F2D;
     return v;
   });
   const isMdp = players.map((p) => p.score > opts.score);
@@ -84,11 +92,11 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     while (i < n && state[i] !== -2) i++;
     return i;
   };
-  const fixSplit = (i: number) => {
+  const fixSplit = (i: number, size?: number) => {
     const rest: number[] = [];
     for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
     const flags = new Array<boolean>(n).fill(false);
-    rest.slice(0, Math.floor(rest.length / 2)).forEach((j) => (flags[j] = true));
+    rest.slice(0, size ?? Math.floor(rest.length / 2)).forEach((j) => (flags[j] = true));
     inS1 = flags;
   };
   /** Decisions for player i in the rules' generation order: partners (cost, exchange flag), then floating (j = -1). */
@@ -120,10 +128,20 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       else floats--;
     }
   };
+  const nextMemo = new Map<string, number>();
+  const nextPairs = (floaters: PairingPlayer[]) => {
+    const key = floaters.map((f) => f.rank).join();
+    let v = nextMemo.get(key);
+    if (v === undefined) nextMemo.set(key, (v = maxPairCount([...floaters, ...opts.next])));
+    return v;
+  };
   const floatExtra = (floaters: PairingPlayer[]): number | null => {
     if (opts.last && floaters.length > 1) return null;
     if (!opts.completes(floaters)) return null;
-    return W_NEXT * (floaters.length - matchable(floaters, opts.next));
+    if (floaters.length === 0 || opts.next.length === 0) return 0;
+    // C.7: as many pairs as possible in the next bracket (its residents and these floaters).
+    const size = floaters.length + opts.next.length - (opts.byeFromAbove ? 1 : 0);
+    return W_NEXT * Math.max(0, Math.floor(size / 2) - nextPairs(floaters));
   };
   const leafCost = (): number | null => floatExtra(players.filter((_, k) => state[k] === -1));
 
@@ -270,7 +288,11 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       // each as pure transpositions; the first split that reaches the target cost is the one the rules pick.
       const rest: number[] = [];
       for (let j = i; j < n; j++) if (state[j] === -2) rest.push(j);
-      const half = Math.floor(rest.length / 2);
+      // S1 holds as many players as the remainder makes pairs (MaxPairs, C.04.3 B.2), not half of it: when
+      // completion sends some residents down, the players who float are the last of S2. Every candidate of
+      // the target cost makes as many pairs (C.5 dominates), so that is the target's less those decided.
+      const pairsIn = (st: number[]) => st.filter((v, k) => v > k).length;
+      const half = Math.max(0, pairsIn(target.state) - pairsIn(state));
       const splits: number[][] = [rest.slice(0, half)];
       const swaps: Array<[number, number]> = [];
       for (let a = 0; a < half; a++) for (let b = half; b < rest.length; b++) swaps.push([a, b]);
@@ -291,7 +313,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       }
       if (!picked) {
         restricted = false;
-        fixSplit(i);
+        fixSplit(i, half);
         const again = search(crit, exch, target.crit, Infinity, true, 4000);
         if (again) target = again;
       }
@@ -341,8 +363,8 @@ export function pairPenalty(a: PairingPlayer, b: PairingPlayer, initialColour: C
     const up = a.score > b.score ? b : a;
     const down = up === a ? b : a;
     const d = Math.abs(a.score - b.score) * 2;
-    if (up.float1 === 'up') v += W_F1 + W_FD1 * d;
-    if (up.float2 === 'up') v += W_F2;
+    if (up.float1 === 'up') v += W_F1U + W_FD1 * d;
+    if (up.float2 === 'up') v += W_F2U;
     if (down.float1 === 'down') v += W_FD1 * d;
   }
   return v;
@@ -362,25 +384,4 @@ function colourCost(p: PairingPlayer, c: Colour): number {
     if (Math.abs(diff) > 2 || threeInRow) v += W_TOP;
   }
   return v;
-}
-
-/** How many floaters can each meet a different player of the next group (bipartite augmenting paths). */
-function matchable(floaters: PairingPlayer[], next: PairingPlayer[]): number {
-  if (floaters.length === 0 || next.length === 0) return 0;
-  const owner = new Map<number, number>();
-  const tryAssign = (f: number, seen: Set<number>): boolean => {
-    for (let j = 0; j < next.length; j++) {
-      if (seen.has(j) || !canMeet(floaters[f], next[j])) continue;
-      seen.add(j);
-      const o = owner.get(j);
-      if (o === undefined || tryAssign(o, seen)) {
-        owner.set(j, f);
-        return true;
-      }
-    }
-    return false;
-  };
-  let m = 0;
-  for (let f = 0; f < floaters.length; f++) if (tryAssign(f, new Set())) m++;
-  return m;
 }

@@ -76,3 +76,41 @@ export function completer(below: PairingPlayer[]): (floaters: PairingPlayer[]) =
 export function mayTakeBye(p: PairingPlayer): boolean {
   return p.byeEligible;
 }
+
+/**
+ * The most pairs these players can make among themselves (C.7 counts the pairs of the next bracket). Dirac's
+ * condition answers at once; otherwise a bounded search that branches on the player with the fewest partners
+ * (pair them, or leave them out) and keeps the best count found.
+ */
+export function maxPairCount(players: PairingPlayer[], budget = 5000): number {
+  const n = players.length;
+  if (n < 2) return 0;
+  const adj: number[][] = players.map((a, i) => players.flatMap((b, j) => (i !== j && canMeet(a, b) ? [j] : [])));
+  if (Math.min(...adj.map((a) => a.length)) >= Math.ceil(n / 2)) return Math.floor(n / 2);
+  const used = new Array<boolean>(n).fill(false);
+  let best = 0;
+  let nodes = 0;
+  const rec = (left: number, pairs: number): void => {
+    if (pairs > best) best = pairs;
+    if (pairs + Math.floor(left / 2) <= best || ++nodes > budget) return;
+    let pick = -1, pickDeg = Infinity;
+    for (let i = 0; i < n; i++) {
+      if (used[i]) continue;
+      let d = 0;
+      for (const j of adj[i]) if (!used[j]) d++;
+      if (d < pickDeg) { pickDeg = d; pick = i; }
+    }
+    if (pick < 0) return;
+    used[pick] = true;
+    for (const j of adj[pick]) {
+      if (used[j]) continue;
+      used[j] = true;
+      rec(left - 2, pairs + 1);
+      used[j] = false;
+    }
+    rec(left - 1, pairs);
+    used[pick] = false;
+  };
+  rec(n, 0);
+  return best;
+}

@@ -21,6 +21,8 @@ export function pairNextRound(state: TournamentState): Pairing {
   if (players.length < 2) throw new NoLegalPairingError('fewer than two players take part in the round');
   if (!canComplete(players, 20000)) throw new NoLegalPairingError('no pairing avoids rematches for every player');
 
+  restrictByeToLowestScore(players);
+
   const groups = scoreGroups(players);
   const pairs: Array<[PairingPlayer, PairingPlayer]> = [];
   let carried: PairingPlayer[] = [];
@@ -35,6 +37,7 @@ export function pairNextRound(state: TournamentState): Pairing {
         initialColour: s.initialColour,
         last,
         next: groups[g + 1] ?? [],
+        byeFromAbove: players.length % 2 === 1 && !below.some((p) => p.byeEligible),
         completes: last ? () => true : completer(below),
       }) ?? (last ? null : { pairs: [], floaters: bracket });
     if (!result) throw new NoLegalPairingError('the lowest bracket cannot be completed');
@@ -45,7 +48,23 @@ export function pairNextRound(state: TournamentState): Pairing {
       bye = carried[0] ?? null;
     }
   }
-  return { boards: orderBoards(pairs, s.initialColour), byes: bye ? [bye.rank] : [] };
+  return { boards: orderBoards(pairs, s.initialColour, s.roundsPlayed === 0), byes: bye ? [bye.rank] : [] };
+}
+
+/**
+ * With an odd number of players, the pairing-allocated bye goes to a player of the lowest score for which the
+ * rest of the round can still be paired (C.04.3 2025, completion; bbpPairings 6.0.0 fixes this score before
+ * pairing the first bracket). Players above that score lose their eligibility for this round, so every
+ * completion test and the last bracket respect it.
+ */
+function restrictByeToLowestScore(players: PairingPlayer[]): void {
+  if (players.length % 2 === 0) return;
+  const candidates = players.filter((p) => p.byeEligible).sort((a, b) => a.score - b.score || b.rank - a.rank);
+  for (const p of candidates) {
+    if (!canComplete(players.filter((q) => q !== p), 20000)) continue;
+    for (const q of players) if (q.score > p.score) q.byeEligible = false;
+    return;
+  }
 }
 
 /** The engine trusts histories to be mutual; an adapter bug should fail loudly, not pair nonsense. */
@@ -67,16 +86,17 @@ function checkConsistent(s: TournamentState): void {
 }
 
 /** Board order (C.04.2): higher score in the pair, then the lower score, then the higher-ranked player's number. */
-function orderBoards(pairs: Array<[PairingPlayer, PairingPlayer]>, initialColour: Colour): Board[] {
+function orderBoards(pairs: Array<[PairingPlayer, PairingPlayer]>, initialColour: Colour, round1: boolean): Board[] {
   const keyed = pairs.map(([a, b]) => {
     const hi = a.score > b.score || (a.score === b.score && a.rank < b.rank) ? a : b;
     return { a, b, max: Math.max(a.score, b.score), min: Math.min(a.score, b.score), top: hi.rank };
   });
   keyed.sort((x, y) => y.max - x.max || y.min - x.min || x.top - y.top);
   return keyed.map(({ a, b }, i) => {
-    // Round 1 (nobody has a colour yet): the drawing of lots alternates board by board, so the higher-ranked
-    // player takes the initial colour on odd boards, whatever the pairing numbers after absences.
-    const lots = a.colour.pref === null && b.colour.pref === null && a.colour.byRound.every((c) => c === null) && b.colour.byRound.every((c) => c === null);
+    // Round 1: the drawing of lots alternates board by board, so the higher-ranked player takes the initial
+    // colour on odd boards, whatever the pairing numbers after absences. In later rounds two players without a
+    // played game follow E.5 by pairing number (the reference engine's choice on the large set's cases).
+    const lots = round1;
     const hi = a.score > b.score || (a.score === b.score && a.rank < b.rank) ? a : b;
     const hiColour: Colour = i % 2 === 0 ? initialColour : initialColour === 'white' ? 'black' : 'white';
     const ca = lots ? (hi === a ? hiColour : hiColour === 'white' ? 'black' : 'white') : allocate(a, b, initialColour);

@@ -13,6 +13,8 @@ export interface PairingPlayer {
   /** Float in the last round and the one before: 'down', 'up' or null (A.4). */
   float1: 'down' | 'up' | null;
   float2: 'down' | 'up' | null;
+  /** Rounds without a played game (byes, absences, forfeits): C.9 gives the bye to the fewest. */
+  unplayed: number;
   /** Last round only: more than half the maximum possible score so far, i.e. the rounds played (A.7 topscorer). */
   topscorer: boolean;
 }
@@ -51,6 +53,7 @@ export function pairingPlayers(state: TournamentState): PairingPlayer[] {
       score: p.points,
       colour: colourInfo(p.history),
       played: new Set(p.history.flatMap((e) => (e.kind === 'game' && isPlayedGame(e) ? [e.opponent] : []))),
+      unplayed: p.history.filter((e) => !isPlayedGame(e)).length,
       byeEligible: !p.history.some((e) => e.kind === 'pab' || (e.kind === 'game' && e.result === 'forfeitWin')),
       float1: floatIn(p.startingRank, rounds - 1),
       float2: floatIn(p.startingRank, rounds - 2),

@@ -1,5 +1,5 @@
 import { pathParams } from '../../../tools/defineTool.js';
-import { zodJsonSchema, type JsonSchema } from '../../facade/jsonSchema.js';
+import { zodJsonSchema, type JsonSchema } from '../../../tools/jsonSchema.js';
 import type { SettingsRoute } from './route.js';
 
 const ERROR_TEXT: Record<number, string> = {
@@ -8,6 +8,8 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The session cookie came from another origin (Origin check); use a bearer token',
   404: 'Not found (identical for unknown ids and ids of another account)',
   409: 'A sync is already running for this account',
+  429: 'Too many requests: the Retry-After header says when to try again',
+  503: 'The rate limiter is unavailable; nothing was done',
   415: 'Content-Type must be application/json',
 };
 
@@ -58,7 +60,7 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
         operationId: route.operationId,
         summary: route.summary,
         description: route.description,
-        tags: ['settings'],
+        tags: [route.tag ?? 'settings'],
         ...(parameters.length ? { parameters } : {}),
         ...(takesBody && Object.keys(bodyProps).length
           ? {

@@ -29,7 +29,9 @@ export interface SettingsRoute<I extends z.ZodType = z.ZodType, O extends z.ZodT
   summary: string;
   description: string;
   method: SettingsMethod;
-  path: `/api/v1/settings${string}`;
+  path: `/api/v1/settings${string}` | `/api/v1/prep${string}`;
+  /** The OpenAPI tag (default `settings`; the preparation routes have their own, issue 29). */
+  tag?: string;
   /** 'public': sign-in only; everything else needs a session or a bearer token. */
   access: 'public' | 'signed-in';
   input: I;

@@ -2,12 +2,11 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { pathParams } from '../../../tools/defineTool.js';
 import { bearerToken, verifyToken } from '../../auth/tokens.js';
 import type { AppDeps } from '../../context.js';
-import { ApiError, Messages } from '../../errors.js';
-import { describeIssues } from '../../facade/invoke.js';
-import { zodJsonSchema } from '../../facade/jsonSchema.js';
+import { ApiError, asApiError, describeIssues, Messages } from '../../errors.js';
+import { zodJsonSchema } from '../../../tools/jsonSchema.js';
 import { expressPath } from '../pathMatch.js';
-import { hasBody } from '../rest.js';
-import { clearedSessionCookie, crossOriginMessage, sameOrigin, sessionCookie } from '../sessionAuth.js';
+import { hasBody } from '../../facade/http.js';
+import { clearedSessionCookie, crossOriginMessage, fromAnotherSite, sameOrigin, sessionCookie } from '../sessionAuth.js';
 import type { SettingsCtx, SettingsRoute } from './route.js';
 import type { SyncRuns } from './syncRuns.js';
 
@@ -37,8 +36,9 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
     router[method](
       expressPath(route.path),
       (req: Request, res: Response, next: NextFunction) => {
-        // Sign-in sets a cookie: a browser on another origin may not ask for one (login CSRF).
-        if (route.access === 'public' && req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) return fail(res, 403, crossOriginMessage);
+        // Sign-in sets a cookie: a browser on another origin may not ask for one (login CSRF), whether
+        // it says so by Origin or only by Fetch Metadata.
+        if (route.access === 'public' && ((req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) || fromAnotherSite(req))) return fail(res, 403, crossOriginMessage);
         if (takesBody && hasBody(req) && !req.is('application/json')) return fail(res, 415, 'Content-Type must be application/json');
         if (!takesBody && hasBody(req)) return fail(res, 400, `${route.method} takes no request body`);
         const unexpected = Object.keys(req.query).filter((k) => !queryFields.has(k) || typeof req.query[k] !== 'string');
@@ -74,7 +74,8 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
           // Nothing the settings API answers may be cached: tokens are shown once, statuses change.
           res.status(route.status ?? 200).set('Cache-Control', 'no-store').json(result);
         } catch (err) {
-          if (err instanceof ApiError) return fail(res, err.status, err.message, err.headers);
+          const known = asApiError(err);
+          if (known) return fail(res, known.status, known.message, known.headers);
           console.error(`[${route.operationId}]`, err);
           fail(res, 500, 'internal error; the server log has details');
         }

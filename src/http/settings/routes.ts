@@ -23,15 +23,15 @@ import {
 } from '../../../schemas/settings.js';
 import { listSessions, redeemSignInCode, revokeSession, signInWithToken } from '../../auth/sessions.js';
 import { issueToken, listTokens, revokeToken } from '../../auth/tokens.js';
-import { claudeDesktopConfig } from '../../services/claudeConfig.js';
+import { claudeDesktopConfig } from '../../services/accounts/index.js';
 import { ApiError } from '../../errors.js';
-import { connectSource, disconnectSource } from '../../services/connections.js';
-import { smtpSettingsFrom } from '../../services/mailer.js';
-import { reviewQueueStatus } from '../../services/review/queueStatus.js';
-import { openingTree } from '../../services/openings/tree.js';
+import { connectSource, disconnectSource } from '../../services/sync/index.js';
+import { smtpSettingsFrom } from '../../services/reports/index.js';
+import { reviewQueueStatus } from '../../services/review/index.js';
+import { openingTree } from '../../services/stats/index.js';
 import { callCtx } from '../../context.js';
 import { listConnections } from '../../services/sync/index.js';
-import type { Connection } from '../../services/sync/types.js';
+import type { Connection } from '../../services/sync/index.js';
 import { defineSettingsRoute, signedIn, type SettingsRoute } from './route.js';
 
 const SIGN_IN_REFUSED = 'that sign-in link or token is not valid (links work once, for 10 minutes; ask `chess-footprint serve` for a new one)';

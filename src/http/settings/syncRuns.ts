@@ -3,8 +3,8 @@ import type { SyncRun } from '../../../schemas/settings.js';
 import type { AppDeps } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { syncUser } from '../../services/sync/index.js';
-import { changesAggregates, warmOwnerReads } from '../../services/warmReads.js';
-import type { SourceProvider } from '../../services/sync/types.js';
+import { changesAggregates, warmOwnerReads } from '../../services/sync/index.js';
+import type { SourceProvider } from '../../services/sync/index.js';
 
 type Run = z.infer<typeof SyncRun>;
 

@@ -5,25 +5,10 @@ import {
   ListPromptsRequestSchema,
   McpError,
   type GetPromptResult,
-  type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
-import { describeIssues } from '../../facade/invoke.js';
-import { prompts, type PromptDefinition } from './definitions.js';
-
-/** prompts/list entry: arguments derived from the zod object (name, its description, required unless optional). */
-export function promptListing(p: PromptDefinition): Prompt {
-  return {
-    name: p.name,
-    title: p.title,
-    description: p.description,
-    arguments: Object.entries(p.arguments.shape).map(([name, schema]) => ({
-      name,
-      description: (schema as z.ZodType).description ?? name,
-      required: !(schema as z.ZodType).safeParse(undefined).success,
-    })),
-  };
-}
+import { describeIssues } from '../../errors.js';
+import { prompts, type PromptDefinition } from '../../../tools/prompts.js';
+import { promptListing } from '../listing.js';
 
 /** prompts/get: validates the arguments with the prompt's schema and renders one user message. */
 export function renderPrompt(p: PromptDefinition, rawArgs: Record<string, string> | undefined): GetPromptResult {

@@ -9,9 +9,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { callCtx, type AppDeps, type Caller, type Ctx } from '../../context.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, asApiError } from '../../errors.js';
 import { unauthorizedMessage } from '../../facade/invoke.js';
-import { latestReportResource, resourceDefinitions } from './templates.js';
+import { latestReportResource, resourceDefinitions } from '../../../tools/resources.js';
 
 /** MCP's code for a resource that does not exist (specification, server/resources "Error Handling"). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -46,7 +46,8 @@ export function readResource(deps: AppDeps, caller: Caller, token: string | unde
     }
     throw new ApiError(404, `no resource at ${uri}; call resources/templates/list for the URI templates`);
   } catch (err) {
-    if (err instanceof ApiError) throw toMcpError(err);
+    const known = asApiError(err);
+    if (known) throw toMcpError(known);
     console.error('[resources/read]', err);
     throw new McpError(ErrorCode.InternalError, 'internal error; the server log has details');
   }

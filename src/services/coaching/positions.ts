@@ -14,10 +14,10 @@ import { ApiError } from '../../errors.js';
 import { inTransaction, type Store } from '../../store/db.js';
 import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { games, positionQuizzes, savedPositions } from '../../store/schema/index.js';
-import { reviewedPosition } from '../reviewRequests.js';
-import { ownedStudyMainline } from '../study.js';
+import { reviewedPosition } from '../review/index.js';
+import { ownedStudyMainline } from '../study/index.js';
 import { ownedFocus } from './focus.js';
-import { memoByOwner } from '../ownerMemo.js';
+import { memoByOwner } from '../common/index.js';
 
 export const POSITION_NOT_FOUND = 'no owned saved position with that id; call list_saved_positions for ids';
 export const SOURCE_GAME_NOT_FOUND = 'no owned game or study game with that id; call list_games or list_study_games for ids';

@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { entryPage, lastSessionAt, openAssignments } from './entries.js';
 import { activeFocuses, recentlyResolvedFocuses, toFocus } from './focus.js';
 import { positionSummary } from './positions.js';
-import { memoByOwner } from '../ownerMemo.js';
+import { memoByOwner } from '../common/index.js';
 
 /** The cursor is the log position to read before, written so agents treat it as opaque. */
 const CURSOR = /^e(\d{1,15})$/;

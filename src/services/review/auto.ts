@@ -4,7 +4,7 @@ import type { AppDeps } from '../../context.js';
 import type { Store } from '../../store/db.js';
 import { reviewJobs, users } from '../../store/schema/index.js';
 import { repeatEvery } from '../../timers.js';
-import { fullGameMoves } from '../gameMoves.js';
+import { fullGameMoves } from '../games/index.js';
 import { unreviewedGames } from './bulk.js';
 import { REVIEW_PRIORITY } from './queue.js';
 

@@ -3,9 +3,9 @@ import type { Clock } from '../../clock.js';
 import { movesKey } from '../../chess/pgn.js';
 import type { Store } from '../../store/db.js';
 import { games, ownerReviews, reviewJobs } from '../../store/schema/index.js';
-import { fullGameMoves } from '../gameMoves.js';
-import type { GameRow } from '../gameWriter.js';
-import { insertReviewJob, REVIEW_PRIORITY, type ReviewQueue } from './queue.js';
+import { fullGameMoves } from '../games/index.js';
+import type { GameRow } from '../games/index.js';
+import { activeJobOf, insertReviewJob, REVIEW_PRIORITY, type ReviewQueue } from './queue.js';
 
 export interface BulkSelection {
   /** Games played on or after this day (YYYY-MM-DD, UTC). */
@@ -18,6 +18,11 @@ export interface BulkProgress {
   done: number;
   failed: number;
   total: number;
+  /**
+   * Of `total`, games that already had a queued or running review (a `serve` working an agent's request,
+   * or a run killed before it finished): no second job is queued; the run waits for that one.
+   */
+  alreadyQueued: number;
   /** The game just finished, with its failure reason when it failed. */
   last?: { gameId: string; error: string | null };
 }
@@ -68,18 +73,29 @@ export async function bulkReview(
   signal?: AbortSignal,
 ): Promise<BulkProgress> {
   const todo = unreviewedGames(deps.store, userId, sel);
-  const progress: BulkProgress = { done: 0, failed: 0, total: todo.length };
+  const progress: BulkProgress = { done: 0, failed: 0, total: todo.length, alreadyQueued: 0 };
   onProgress(progress);
   const jobIds: Array<{ gameId: string; jobId: string }> = [];
+  /** Jobs this run queued (withdrawn if never started); the others were queued before it and stay. */
+  const ours = new Set<string>();
   deps.store.sqlite
     .transaction(() => {
       for (const g of todo) {
         const moves = fullGameMoves(deps.store, g);
         if (!moves || moves.movesUci.length === 0) continue;
         const key = movesKey(moves.startFen, moves.movesUci);
+        // One active job per game (the store's unique index, 0010): a game already queued or running
+        // is followed to its end, never queued twice, so the engine reviews it once.
+        const active = activeJobOf(deps.store, userId, 'game', g.id, key);
+        if (active) {
+          progress.alreadyQueued += 1;
+          jobIds.push({ gameId: g.id, jobId: active.id });
+          continue;
+        }
         const job = insertReviewJob(deps.store, deps.clock, {
           userId, subjectKind: 'game', subjectId: g.id, movesKey: key, startFen: moves.startFen, movesUci: moves.movesUci, priority: REVIEW_PRIORITY.bulk,
         });
+        ours.add(job.id);
         jobIds.push({ gameId: g.id, jobId: job.id });
       }
     })
@@ -113,8 +129,8 @@ export async function bulkReview(
   try {
     await Promise.all(Array.from({ length: deps.reviews.workers }, runner));
   } finally {
-    // Withdraw what never started; finished reviews stay.
-    const left = jobIds.map((j) => j.jobId);
+    // Withdraw what this run queued and never started; finished reviews stay, and so do jobs queued before it.
+    const left = [...ours];
     if (left.length) deps.store.db.delete(reviewJobs).where(and(inArray(reviewJobs.id, left), eq(reviewJobs.status, 'queued'))).run();
   }
   return progress;

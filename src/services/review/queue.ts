@@ -5,7 +5,9 @@ import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Analyser } from '../../engine/pool.js';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/db.js';
+import { isStoreBusy } from '../../store/busy.js';
 import { reviewJobs } from '../../store/schema/index.js';
+import { OwnerPositionMemos } from './positionMemo.js';
 import { engineOutput, grantReview, ownerReview, refreshDerivations, saveAnalysis, backfillOwnerReviews } from './records.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
@@ -33,6 +35,19 @@ export const HEARTBEAT_MS = 5_000;
 export const STALE_LEASE_MS = 30_000;
 /** A job claimed this many times without finishing (its process died each time) fails instead of looping. */
 export const MAX_ATTEMPTS = 3;
+/** The error an abandoned job carries: the owner reads it in get_game and the dashboard's queue, with the next step. */
+export const abandonedMessage = (attempts: number) =>
+  `abandoned: the review process stopped ${attempts} times before finishing (an engine crash, or the machine running out of memory); ` +
+  'ask for the review again (request_game_review, or `review` from the command line) to retry it, or leave the game unreviewed';
+/** What a failed job's owner is told to do next, after its reason (the abandoned message carries its own). */
+export function failedJobNote(error: string | null): string {
+  const reason = error ?? 'the review failed';
+  return reason.startsWith('abandoned:') ? reason : `${reason}; ask for the review again (request_game_review, or \`review\` from the command line) to retry it`;
+}
+/** A background write that met another process's lock tries again after this long (src/store/busy.ts). */
+export const BUSY_RETRY_MS = 200;
+/** …for this long at most before giving up (a lock held a minute is a fault, not a write in progress). */
+export const BUSY_GIVE_UP_MS = 60_000;
 
 /**
  * The persistent review queue (table review_jobs): queued → running → complete | failed.
@@ -43,6 +58,17 @@ export const MAX_ATTEMPTS = 3;
  * real time whatever the injected clock says: they measure this machine's processes, not the domain.
  * Completion stores the engine output with its derivation, the owner's own review row and their
  * games' accuracy, in one transaction.
+ *
+ * Engines per machine, not per process: one process at a time works the queue. It holds the worker
+ * lease (table review_worker_lease) while it has work, renews it with its jobs' heartbeats, and
+ * releases it when it runs out of jobs or stops; other processes (`mcp` beside `serve`, a `review`
+ * run) queue jobs and wait for theirs to finish, and take the lease over only when it is free, stale,
+ * or its process on this machine has exited. So the engines running are at most one process's
+ * configured count, whichever processes share the store.
+ *
+ * No write here waits on another process's lock on the event loop: a serving process's store gives
+ * up after 50 ms (src/store/busy.ts); a claim that meets a lock finds nothing this time and the loop
+ * polls again, heartbeats skip a beat, and a completion tries again shortly (nothing is lost).
  */
 export class ReviewQueue {
   /** This process's lease name. */
@@ -53,6 +79,8 @@ export class ReviewQueue {
   /** Idle worker loops sleeping until a job is enqueued or an engine is freed. */
   private wakers = new Set<() => void>();
   private listeners = new Set<() => void>();
+  /** Positions this process searched, one memo per owner (never shared across owners). */
+  private readonly memos = new OwnerPositionMemos();
 
   constructor(
     private readonly store: Store,
@@ -67,13 +95,7 @@ export class ReviewQueue {
 
   /** A queued or running job of this user for the subject or for the same moves; null when none. */
   activeJob(userId: string, subjectKind: 'game' | 'study', subjectId: string, movesKey: string): ReviewJob | null {
-    const rows = this.store.db
-      .select()
-      .from(reviewJobs)
-      .where(and(eq(reviewJobs.userId, userId), inArray(reviewJobs.status, ['queued', 'running'])))
-      .orderBy(asc(reviewJobs.createdAt))
-      .all();
-    return rows.find((r) => (r.subjectKind === subjectKind && r.subjectId === subjectId) || r.movesKey === movesKey) ?? null;
+    return activeJobOf(this.store, userId, subjectKind, subjectId, movesKey);
   }
 
   /** The latest job of this user for the subject, whatever its state. */
@@ -95,12 +117,16 @@ export class ReviewQueue {
     return row;
   }
 
-  /** Jobs waiting ahead of (and including) the given one, in the order workers take them. */
+  /**
+   * The owner's jobs waiting ahead of (and including) the given one, in the order workers take them.
+   * Only the owner's own: other owners' jobs are theirs to know (a count of them would tell one owner
+   * how busy the others are).
+   */
   position(job: ReviewJob): number {
     const queued = this.store.db
       .select({ id: reviewJobs.id })
       .from(reviewJobs)
-      .where(inArray(reviewJobs.status, ['queued', 'running']))
+      .where(and(eq(reviewJobs.userId, job.userId), inArray(reviewJobs.status, ['queued', 'running'])))
       .orderBy(desc(reviewJobs.priority), asc(reviewJobs.createdAt))
       .all();
     const i = queued.findIndex((q) => q.id === job.id);
@@ -123,10 +149,24 @@ export class ReviewQueue {
    * newest-first order holds), among queued jobs and running jobs whose lease went stale.
    */
   claim(): ReviewJob | null {
+    try {
+      return this.claimNext();
+    } catch (err) {
+      // Another process holds the write lock: nothing was taken; the worker polls again.
+      if (isStoreBusy(err)) return null;
+      throw err;
+    }
+  }
+
+  private claimNext(): ReviewJob | null {
     const now = this.now();
     const staleBefore = this.iso(now - STALE_LEASE_MS);
+    const lease = preparedOnce(this.store, workerLeaseStatements);
     return this.store.sqlite
       .transaction(() => {
+        const holder = lease.read.get() as { owner: string; beat: string } | undefined;
+        // Another live process works the queue: its engines are the machine's; this one's stay off.
+        if (holder && holder.owner !== this.leaseOwner && holder.beat >= staleBefore && !leaseProcessGone(holder.owner)) return null;
         this.freeDeadLocalLeases();
         const next = this.store.sqlite
           .prepare(
@@ -135,12 +175,17 @@ export class ReviewQueue {
               ORDER BY priority DESC, created_at ASC, rowid ASC LIMIT 1`,
           )
           .get(staleBefore) as { id: string } | undefined;
-        if (!next) return null;
+        if (!next) {
+          // Out of work: free the queue for another process, unless a job of this one still runs.
+          if (holder?.owner === this.leaseOwner && !lease.mineRunning.get(this.leaseOwner)) lease.release.run(this.leaseOwner);
+          return null;
+        }
+        lease.take.run(this.leaseOwner, this.iso(now));
         const job = this.job(next.id)!;
         if (job.attempts >= MAX_ATTEMPTS) {
           this.store.db
             .update(reviewJobs)
-            .set({ status: 'failed', error: `abandoned: its process stopped ${job.attempts} times without finishing`, finishedAt: this.clock.now().toISOString(), leaseOwner: null })
+            .set({ status: 'failed', error: abandonedMessage(job.attempts), finishedAt: this.clock.now().toISOString(), leaseOwner: null })
             .where(eq(reviewJobs.id, job.id))
             .run();
           return { ...job, status: 'failed' as const };
@@ -162,14 +207,42 @@ export class ReviewQueue {
     for (const h of held.all() as Array<{ id: string; owner: string }>) if (leaseProcessGone(h.owner)) free.run(h.id);
   }
 
-  /** Renews this process's lease on a job; false when another process has taken it over. */
+  /**
+   * Renews this process's lease on a job, and its worker lease; false when another process has taken
+   * the job over. A beat that meets another process's lock is skipped (the next comes in HEARTBEAT_MS,
+   * well within STALE_LEASE_MS).
+   */
   private heartbeat(jobId: string): boolean {
-    const res = this.store.db
-      .update(reviewJobs)
-      .set({ heartbeatAt: this.iso(this.now()) })
-      .where(and(eq(reviewJobs.id, jobId), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
-      .run();
-    return res.changes > 0;
+    try {
+      const beat = this.iso(this.now());
+      preparedOnce(this.store, workerLeaseStatements).renew.run(beat, this.leaseOwner);
+      const res = this.store.db
+        .update(reviewJobs)
+        .set({ heartbeatAt: beat })
+        .where(and(eq(reviewJobs.id, jobId), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
+        .run();
+      return res.changes > 0;
+    } catch (err) {
+      if (isStoreBusy(err)) return true;
+      throw err;
+    }
+  }
+
+  /**
+   * Runs a background write, trying again while another process holds the lock (each try waits at
+   * most the store's busy timeout: 50 ms in a serving process), so a finished review is never lost
+   * to a lock and the event loop never waits seconds.
+   */
+  private async written(write: () => void): Promise<void> {
+    const giveUpAt = Date.now() + BUSY_GIVE_UP_MS;
+    for (;;) {
+      try {
+        return write();
+      } catch (err) {
+        if (!isStoreBusy(err) || Date.now() > giveUpAt) throw err;
+      }
+      await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+    }
   }
 
   private wakeAll(): void {
@@ -199,27 +272,34 @@ export class ReviewQueue {
     const beat = setInterval(() => this.heartbeat(job.id), HEARTBEAT_MS);
     beat.unref?.();
     try {
-      // Engine output already stored for these moves (another subject or owner) is reused; the
-      // owner's review is still their own row with their own time.
+      // Stored engine output is reused only when this owner already holds a review of these moves
+      // (a duplicate job): another owner's review is never a shortcut, so a review of moves someone
+      // else reviewed costs the asker the same engine run, the same wait and the same answer as any
+      // fresh line (issue 30 item 3; README, "Reviews"). Positions are searched from a clean hash,
+      // so the fresh run's output equals what is stored (first writer wins in saveAnalysis).
       const analysis =
-        engineOutput(this.store, job.movesKey) ??
+        (ownerReview(this.store, job.userId, job.movesKey) ? engineOutput(this.store, job.movesKey) : null) ??
         (await analyser.analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString(), {
           engines: this.waitingJobs() > 0 ? 1 : undefined,
+          memo: this.memos.for(job.userId),
         }));
-      this.complete(job, analysis);
+      // The heartbeat keeps beating while a completion waits out another process's lock.
+      await this.written(() => this.complete(job, analysis));
     } catch (err) {
       const mine = and(eq(reviewJobs.id, job.id), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner));
       if (this.stopping) {
         // Shutting down killed the engines mid-job: the job is not at fault; the next start resumes it.
-        this.store.db.update(reviewJobs).set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null }).where(mine).run();
+        await this.written(() => this.store.db.update(reviewJobs).set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null }).where(mine).run());
         return true;
       }
       const reason = err instanceof Error ? err.message : String(err);
-      this.store.db
-        .update(reviewJobs)
-        .set({ status: 'failed', error: reason.slice(0, 500), finishedAt: this.clock.now().toISOString(), leaseOwner: null })
-        .where(mine)
-        .run();
+      await this.written(() =>
+        this.store.db
+          .update(reviewJobs)
+          .set({ status: 'failed', error: reason.slice(0, 500), finishedAt: this.clock.now().toISOString(), leaseOwner: null })
+          .where(mine)
+          .run(),
+      );
     } finally {
       clearInterval(beat);
     }
@@ -258,9 +338,11 @@ export class ReviewQueue {
     if (this.running) return;
     this.running = true;
     this.stopping = false;
-    // Older stores: per-owner review rows and current derivations, from what is stored (no engine).
-    backfillOwnerReviews(this.store);
-    void refreshDerivations(this.store, () => this.stopping).catch((err) => console.error('[reviews] derivation refresh failed', err));
+    // Older stores: per-owner review rows and current derivations, from what is stored (no engine);
+    // waiting out another process's write lock without holding up the start.
+    void this.written(() => backfillOwnerReviews(this.store))
+      .then(() => refreshDerivations(this.store, () => this.stopping))
+      .catch((err) => console.error('[reviews] derivation refresh failed', err));
     this.loops = Array.from({ length: this.workers }, () => this.workerLoop());
   }
 
@@ -293,11 +375,19 @@ export class ReviewQueue {
     this.running = false;
     // A caller that closed the store first has nothing left to put back through it.
     if (!this.store.sqlite.open) return;
-    this.store.db
-      .update(reviewJobs)
-      .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null })
-      .where(and(eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
-      .run();
+    const lease = preparedOnce(this.store, workerLeaseStatements);
+    await this.written(() =>
+      this.store.sqlite
+        .transaction(() => {
+          this.store.db
+            .update(reviewJobs)
+            .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null })
+            .where(and(eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
+            .run();
+          lease.release.run(this.leaseOwner);
+        })
+        .immediate(),
+    );
   }
 
   /** How many jobs this process can run at once: one per engine. */
@@ -326,7 +416,11 @@ export function copyReviewAccuracy(store: Store, userId: string, movesKey: strin
     .run(w, b, userId, movesKey, w, b);
 }
 
-/** Inserts a queued review job (the demo seeder and the bulk CLI queue reviews without a request). */
+/**
+ * Inserts a queued review job (the demo seeder and the bulk CLI queue reviews without a request).
+ * The store keeps one active job per subject and per owner's moves (unique partial indexes, migration
+ * 0010): when one is already queued or running, nothing is inserted and that job is returned.
+ */
 export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest): ReviewJob {
   const row: ReviewJob = {
     id: randomUUID(),
@@ -346,9 +440,33 @@ export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest)
     heartbeatAt: null,
     priority: req.priority ?? REVIEW_PRIORITY.request,
   };
-  store.db.insert(reviewJobs).values(row).run();
-  return row;
+  if (store.db.insert(reviewJobs).values(row).onConflictDoNothing().run().changes > 0) return row;
+  const active = activeJobOf(store, req.userId, req.subjectKind, req.subjectId, row.movesKey);
+  if (!active) throw new Error('a review job conflicted with an active job that is gone');
+  return active;
 }
+
+/** The owner's queued or running job for the subject or for the same moves (at most one each: 0010). */
+export function activeJobOf(store: Store, userId: string, subjectKind: 'game' | 'study', subjectId: string, moves: string): ReviewJob | null {
+  const rows = store.db
+    .select()
+    .from(reviewJobs)
+    .where(and(eq(reviewJobs.userId, userId), inArray(reviewJobs.status, ['queued', 'running'])))
+    .orderBy(asc(reviewJobs.createdAt))
+    .all();
+  return rows.find((r) => (r.subjectKind === subjectKind && r.subjectId === subjectId) || r.movesKey === moves) ?? null;
+}
+
+// The worker lease (one process works the queue), read and written inside claims: prepared once per store.
+const workerLeaseStatements = (_db: Store['db'], sqlite: Store['sqlite']) => ({
+  read: sqlite.prepare('SELECT lease_owner AS owner, heartbeat_at AS beat FROM review_worker_lease WHERE id = 1'),
+  take: sqlite.prepare(
+    'INSERT INTO review_worker_lease (id, lease_owner, heartbeat_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET lease_owner = excluded.lease_owner, heartbeat_at = excluded.heartbeat_at',
+  ),
+  renew: sqlite.prepare('UPDATE review_worker_lease SET heartbeat_at = ? WHERE id = 1 AND lease_owner = ?'),
+  release: sqlite.prepare('DELETE FROM review_worker_lease WHERE lease_owner = ?'),
+  mineRunning: sqlite.prepare(`SELECT 1 FROM review_jobs WHERE status = 'running' AND lease_owner = ? LIMIT 1`),
+});
 
 // Run on every claim (each worker polls every 2 s when idle): prepared once per store.
 const leaseStatements = (_db: Store['db'], sqlite: Store['sqlite']) => ({

@@ -3,6 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.js';
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
+import { isStoreBusy } from '../../store/busy.js';
 import type { Store } from '../../store/db.js';
 import { analyses, ownerReviews } from '../../store/schema/index.js';
 import { DERIVATION_VERSION, deriveAll, type ReviewDerivation } from './derive.js';
@@ -188,17 +189,24 @@ export async function refreshDerivations(store: Store, stop: () => boolean = () 
   let updated = 0;
   for (const movesKey of keys) {
     if (stop() || !store.sqlite.open) break;
-    store.sqlite
-      .transaction(() => {
-        // Checked inside the transaction: a reader may have derived it meanwhile.
-        const stale = store.db
-          .select({ v: analyses.derivationVersion })
-          .from(analyses)
-          .where(and(eq(analyses.movesKey, movesKey), lt(analyses.derivationVersion, DERIVATION_VERSION)))
-          .get();
-        if (stale) (rederive(store, movesKey), (updated += 1));
-      })
-      .immediate();
+    const refresh = store.sqlite.transaction(() => {
+      // Checked inside the transaction: a reader may have derived it meanwhile.
+      const stale = store.db
+        .select({ v: analyses.derivationVersion })
+        .from(analyses)
+        .where(and(eq(analyses.movesKey, movesKey), lt(analyses.derivationVersion, DERIVATION_VERSION)))
+        .get();
+      if (stale) (rederive(store, movesKey), (updated += 1));
+    });
+    try {
+      refresh.immediate();
+    } catch (err) {
+      // Another process holds the write lock (src/store/busy.ts): leave this row to the next start
+      // (or to its first read), and pause rather than meet the lock again at once.
+      if (!isStoreBusy(err)) throw err;
+      await new Promise<void>((resolve) => setTimeout(resolve, 200));
+      continue;
+    }
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return updated;

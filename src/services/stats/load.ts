@@ -1,6 +1,6 @@
 import type { Store } from '../../store/db.js';
 import type { StatGame } from './blocks.js';
-import { likePrefix, selectionSql, statTimeClass, type Selection } from './window.js';
+import { likePrefix, selectionSql, statTimeClass, type Selection } from '../common/index.js';
 
 export interface GameQuery extends Selection {
   /** Inclusive lower bound on playedAt (ISO); null for no bound. */

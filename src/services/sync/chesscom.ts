@@ -19,9 +19,9 @@ export interface ChesscomCursor {
 
 // A month is final once checked this long after it ended (late-finishing daily games land in their end month,
 // and PubAPI data can be up to a day stale).
-const SETTLE_MS = 2 * 86_400_000;
+export const SETTLE_MS = 2 * 86_400_000;
 
-function monthEnd(month: string): number {
+export function monthEnd(month: string): number {
   const [y, m] = month.split('/').map(Number);
   return Date.UTC(y, m, 1); // first instant of the next month (Date.UTC months are 0-based)
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { sha256 } from '../../chess/pgn.js';
 import type { SourceRecord } from '../../sources/types.js';
 import { connections, puzzleAttempts, ratingPoints } from '../../store/schema/index.js';
-import { insertGames, movesColumns, type NewGame } from '../gameWriter.js';
+import { insertGames, movesColumns, type NewGame } from '../games/index.js';
 import type { SourceSyncContext } from './types.js';
 import type { ConnectionDetails } from '../../../schemas/profile.js';
 

@@ -1,7 +1,8 @@
 import type { Ctx } from '../../context.js';
 import { noLegalPairing } from '../../sources/chessresults/errors.js';
 import { dutchEngine, isNoLegalPairing, type PairingEngine } from './engine.js';
-import { loadSeedList, loadTournament, type LoadedPlayer, type LoadedTournament } from './load.js';
+import { loadAbsences, loadSeedList, loadTournament, type Absence, type LoadedPlayer, type LoadedTournament } from './load.js';
+import type { RoundPairings } from '../../sources/chessresults/parse.js';
 import { toEngineState, type AssumedResult, type EngineTournamentState } from './pairingInput.js';
 import { estimateRound1, type EstimatedBoard } from './round1.js';
 import { findTarget } from './target.js';
@@ -16,10 +17,23 @@ export interface Estimate {
   byes: Array<{ startingRank: number; name: string }>;
 }
 
+/**
+ * The drawing of lots, once round 1 is published: the higher-ranked player of its first board got the
+ * initial colour (C.04.3 E.5; the first board with two players, so a bye row cannot mislead).
+ */
+function lotOf(round1: RoundPairings | null): 'white' | 'black' | null {
+  const b = round1?.boards.find((x) => x.black !== null);
+  if (!b?.black) return null;
+  return b.white.startingRank < b.black.startingRank ? 'white' : 'black';
+}
+
+/** The round-1 estimate: the seed list, and round 1's own page for its absences (and the lot, once paired). */
 export async function round1Estimate(ctx: Ctx, input: { tnr: string; target?: string }) {
   const tnr = resolveTnr(input.tnr, ctx.caller.surface);
   const { meta, players, page } = await loadSeedList(ctx.runtime.chessResults, tnr);
-  const { boards, byes } = estimateRound1(players);
+  const r1 = await loadAbsences(ctx.runtime.chessResults, tnr, 1, players);
+  const lot = lotOf(r1.pairings);
+  const { boards, byes } = estimateRound1(players, { absent: new Set(r1.absences.map((a) => a.startingRank)), initialColour: lot ?? undefined });
   let shownBoards = boards;
   let shownByes = byes;
   if (input.target) {
@@ -32,11 +46,12 @@ export async function round1Estimate(ctx: Ctx, input: { tnr: string; target?: st
     name: meta.name,
     round: 1 as const,
     isEstimate: true as const,
-    coloursReliable: false as const,
+    coloursReliable: lot !== null,
     round1Published: meta.roundsPaired > 0,
-    snapshotAt: page.fetchedAt.toISOString(),
+    snapshotAt: new Date(Math.min(page.fetchedAt.getTime(), r1.page.fetchedAt.getTime())).toISOString(),
     boards: shownBoards,
     byes: shownByes.map((p) => ({ startingRank: p.startingRank, name: p.name })),
+    absent: r1.absences.map(describeAbsence),
   };
 }
 
@@ -69,7 +84,7 @@ export async function pairingsEstimate(
   engine: PairingEngine = dutchEngine,
 ) {
   const tnr = resolveTnr(input.tnr, ctx.caller.surface);
-  const t = await loadTournament(ctx.runtime.chessResults, tnr);
+  const t = await loadTournament(ctx.runtime.chessResults, tnr, { nextRoundAbsences: true });
   const target = input.target ? findTarget(t.players, input.target) : null;
   if (t.roundsTotal !== null && t.roundsPaired >= t.roundsTotal) {
     throw noLegalPairing(`all ${t.roundsTotal} rounds are already paired; there is no next round`);
@@ -93,12 +108,17 @@ export async function pairingsEstimate(
     snapshotAt: t.snapshotAt.toISOString(),
     boards: pairing.boards.map((b) => ({ board: b.board, white: side(b.white), black: side(b.black) })),
     byes: pairing.byes.map((r) => ({ startingRank: r, name: byRank.get(r)!.name })),
+    absent: t.nextRoundAbsences.map(describeAbsence),
     assumedResults: base.assumed.map((a) => describeAssumed(a, byRank)),
     whatIf: undefined as WhatIfRow[] | undefined,
   };
   if (target) answer.whatIf = whatIf(engine, t, target);
   else delete answer.whatIf;
   return answer;
+}
+
+function describeAbsence(a: Absence) {
+  return { startingRank: a.startingRank, name: a.name, kind: a.kind };
 }
 
 function describeAssumed(a: AssumedResult, byRank: Map<number, LoadedPlayer>) {

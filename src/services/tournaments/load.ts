@@ -1,4 +1,4 @@
-import type { ChessResultsClient, FetchedPage } from '../../sources/chessresults/client.js';
+import type { ChessResultsClient, FetchedPage, MissingPage } from '../../sources/chessresults/client.js';
 import { SourceUnreadable } from '../../sources/chessresults/errors.js';
 import {
   cellPoints,
@@ -30,6 +30,17 @@ export interface LoadedPlayer extends SeedPlayer {
   rounds: PlayerRound[];
 }
 
+/** What a `not paired` row of a round not yet paired means, by the points it shows (½, 0, 1). */
+export const ABSENCE_KINDS = ['halfBye', 'zeroBye', 'fullBye'] as const;
+
+/** A player the round's page lists as `not paired` before it is paired: a requested bye or an absence. */
+export interface Absence {
+  startingRank: number;
+  name: string;
+  /** By the points the page shows: ½ a half-point bye, 0 (or none) a zero-point absence, 1 a full-point bye. */
+  kind: (typeof ABSENCE_KINDS)[number];
+}
+
 export interface LoadedTournament {
   tnr: string;
   name: string;
@@ -39,6 +50,8 @@ export interface LoadedTournament {
   players: LoadedPlayer[];
   /** The latest paired round's page (null before round 1 is paired). */
   currentRound: RoundPairings | null;
+  /** Who the round to pair (roundsPaired + 1) already lists as not playing; empty when its page has none. */
+  nextRoundAbsences: Absence[];
   /** The oldest fetch time of the pages combined: how old this snapshot is. */
   snapshotAt: Date;
 }
@@ -64,10 +77,11 @@ export async function loadSeedList(client: ChessResultsClient, tnr: string): Pro
 
 /**
  * The whole state: starting list (names, ratings), crosstable (every round of every player) and the
- * latest round's pairing page (results so far). Joined on starting number, never on name; any
- * disagreement between the pages fails loudly rather than being patched over.
+ * latest round's pairing page (results so far); with `nextRoundAbsences`, also the page of the round to
+ * pair, for who will not play it. Joined on starting number, never on name; any disagreement between the
+ * pages fails loudly rather than being patched over.
  */
-export async function loadTournament(client: ChessResultsClient, tnr: string): Promise<LoadedTournament> {
+export async function loadTournament(client: ChessResultsClient, tnr: string, opts: { nextRoundAbsences?: boolean } = {}): Promise<LoadedTournament> {
   const seed = await loadSeedList(client, tnr);
   const { meta } = seed;
   const pages: FetchedPage[] = [seed.page];
@@ -101,7 +115,13 @@ export async function loadTournament(client: ChessResultsClient, tnr: string): P
   const playerByRank = new Map(players.map((p) => [p.startingRank, p]));
   if (currentRound) mergeCurrentRound(currentRound, playerByRank);
   for (const p of players) p.points = p.rounds.reduce((s, r) => s + (r.points ?? 0), 0);
-  const snapshotAt = new Date(Math.min(...pages.map((pg) => pg.fetchedAt.getTime())));
+  const allPaired = meta.roundsTotal !== null && meta.roundsPaired >= meta.roundsTotal;
+  // The estimates need them (one more request); the snapshot tool reports what was played and does not.
+  const next = !opts.nextRoundAbsences || allPaired ? null : await loadAbsences(client, tnr, meta.roundsPaired + 1, seed.players);
+  if (next?.pairings?.boards.some((b) => b.bye?.kind !== 'not paired')) {
+    throw new SourceUnreadable(`pairings: round ${meta.roundsPaired + 1} is paired on its page, but the navigation links only ${meta.roundsPaired} rounds`);
+  }
+  const snapshotAt = new Date(Math.min(...[...pages, ...(next ? [next.page] : [])].map((pg) => pg.fetchedAt.getTime())));
   return {
     tnr,
     name: meta.name,
@@ -110,8 +130,38 @@ export async function loadTournament(client: ChessResultsClient, tnr: string): P
     roundsTotal: meta.roundsTotal,
     players,
     currentRound,
+    nextRoundAbsences: next?.absences ?? [],
     snapshotAt,
   };
+}
+
+const ABSENCE_KIND = { 0: 'zeroBye', 0.5: 'halfBye', 1: 'fullBye' } as const;
+
+/**
+ * The page of a round not yet paired: chess-results lists on it, before the pairing, the players who will
+ * not play it (`not paired`, with ½ for a requested half-point bye and 0 for an absence), though the
+ * navigation does not link it yet (CHESS-RESULTS.md A.3; the British Championship 2026's round 8 page, saved
+ * at round 7, lists five). A 404 or a page without a table means nobody is known absent; a table that holds
+ * a real board means the round was paired after the navigation was read, which this snapshot cannot use.
+ */
+export async function loadAbsences(
+  client: ChessResultsClient,
+  tnr: string,
+  round: number,
+  seeds: SeedPlayer[],
+): Promise<{ absences: Absence[]; pairings: RoundPairings | null; page: FetchedPage | MissingPage }> {
+  const page = await client.pageIfAny(tnr, { art: 2, round });
+  const pairings = page.html === null ? null : parsePairings(page.html, round);
+  const known = new Map(seeds.map((p) => [p.startingRank, p]));
+  const absences: Absence[] = [];
+  for (const b of pairings?.boards ?? []) {
+    if (!known.has(b.white.startingRank)) throw new SourceUnreadable(`pairings: round ${round} names starting number ${b.white.startingRank}, which is not on the starting list`);
+    if (b.bye?.kind !== 'not paired') continue;
+    const pts = b.bye.points ?? 0;
+    if (!(pts in ABSENCE_KIND)) throw new SourceUnreadable(`pairings: round ${round} shows ${pts} points for a player not paired`);
+    absences.push({ startingRank: b.white.startingRank, name: known.get(b.white.startingRank)!.name, kind: ABSENCE_KIND[pts as keyof typeof ABSENCE_KIND] });
+  }
+  return { absences, pairings, page };
 }
 
 /**

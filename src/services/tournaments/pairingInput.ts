@@ -45,6 +45,7 @@ export function toEngineState(
       assumed.push({ round: r.round, white: p.startingRank, black: r.opponent, whiteResult: res });
     }
   }
+  const absent = new Set(t.nextRoundAbsences.map((a) => a.startingRank));
   const players = t.players.map((p): EnginePlayerState => {
     const history = p.rounds.map((r): EngineRoundEntry => {
       const outcome: RoundOutcome = r.outcome;
@@ -71,8 +72,9 @@ export function toEngineState(
       rating: p.rating,
       points: history.reduce((s, e) => s + entryPoints(e), 0),
       history,
-      // Requested byes for the coming round are not read from chess-results (art=40 is not fetched).
-      absentNextRound: false,
+      // Listed `not paired` on the round's own page: a requested bye or an absence, unpaired whatever its
+      // points (C.04.3 A.1: only players present are paired); the kind is reported with the estimate.
+      absentNextRound: absent.has(p.startingRank),
     };
   });
   return {

@@ -26,6 +26,13 @@ export interface FetchedPage {
   fetchedAt: Date;
 }
 
+/** A page the site answered with 404. */
+export interface MissingPage {
+  url: string;
+  html: null;
+  fetchedAt: Date;
+}
+
 export interface ChessResultsClientOptions {
   baseUrl: string;
   userAgent: string;
@@ -47,8 +54,8 @@ export interface ChessResultsClientOptions {
 export class ChessResultsClient {
   readonly base: URL;
   readonly gate: CourtesyGate;
-  private readonly cache = new Map<string, FetchedPage>();
-  private readonly pending = new Map<string, Promise<FetchedPage>>();
+  private readonly cache = new Map<string, FetchedPage | MissingPage>();
+  private readonly pending = new Map<string, Promise<FetchedPage | MissingPage>>();
   /** Pages actually requested from the site (not served from cache); for tests and diagnostics. */
   fetchCount = 0;
 
@@ -66,6 +73,16 @@ export class ChessResultsClient {
 
   /** The page, from the cache when younger than the TTL; concurrent asks for one URL share one fetch. */
   async page(tnr: string, view: ChessResultsView): Promise<FetchedPage> {
+    const page = await this.pageIfAny(tnr, view);
+    if (page.html === null) throw this.unreadable('HTTP 404', this.urlFor(tnr, view));
+    return page as FetchedPage;
+  }
+
+  /**
+   * Like page, but a 404 (a round page that does not exist yet) is an answer, `html: null`, cached like a
+   * page, rather than the 502: only the round to pair is asked for this way (its absences, if published).
+   */
+  async pageIfAny(tnr: string, view: ChessResultsView): Promise<FetchedPage | MissingPage> {
     const url = this.urlFor(tnr, view);
     const hit = this.cache.get(url);
     const ttl = this.opts.cacheTtlMs ?? CACHE_TTL_MS;
@@ -79,7 +96,7 @@ export class ChessResultsClient {
     return page;
   }
 
-  private remember(url: string, page: FetchedPage): void {
+  private remember(url: string, page: FetchedPage | MissingPage): void {
     this.cache.delete(url);
     this.cache.set(url, page);
     while (this.cache.size > CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
@@ -101,7 +118,7 @@ export class ChessResultsClient {
     return new SourceUnreadable(`fetch failed: ${reason}`);
   }
 
-  private async fetchFollowing(first: string): Promise<FetchedPage> {
+  private async fetchFollowing(first: string): Promise<FetchedPage | MissingPage> {
     let url = first;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const res = await this.gate.run(() => this.fetchOnce(url));
@@ -117,6 +134,7 @@ export class ChessResultsClient {
         url = next.href;
         continue;
       }
+      if (res.status === 404) return { url, html: null, fetchedAt: this.opts.clock.now() };
       if (res.status !== 200) throw this.unreadable(`HTTP ${res.status}`, url);
       return { url, html: res.body, fetchedAt: this.opts.clock.now() };
     }

@@ -16,9 +16,15 @@ function headers(opts: LichessOptions, accept: string): Record<string, string> {
  * object at a time. Oldest-first makes an interrupted stream resumable from the last stored game;
  * the flags lichess leaves off by default on this endpoint are turned on explicitly.
  */
-export async function* exportGames(opts: LichessOptions, username: string, since: number | null): AsyncGenerator<unknown> {
+export async function* exportGames(
+  opts: LichessOptions,
+  username: string,
+  since: number | null,
+  window: { max?: number; newestFirst?: boolean } = {},
+): AsyncGenerator<unknown> {
   const q = new URLSearchParams({
-    sort: 'dateAsc',
+    // A scout (src/services/prep) asks for the newest `max` games instead: lichess's `max` counts from the sort's start.
+    sort: window.newestFirst ? 'dateDesc' : 'dateAsc',
     moves: 'true',
     tags: 'true',
     clocks: 'true',
@@ -31,6 +37,7 @@ export async function* exportGames(opts: LichessOptions, username: string, since
     ongoing: 'true',
   });
   if (since !== null) q.set('since', String(since));
+  if (window.max !== undefined) q.set('max', String(window.max));
   const url = `${opts.baseUrl}/api/games/user/${encodeURIComponent(username)}?${q}`;
   const res = await sourceFetch(opts, url, `lichess export of ${username}`, headers(opts, 'application/x-ndjson'));
   if (!res.body) return;

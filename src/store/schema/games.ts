@@ -63,7 +63,7 @@ export const games = sqliteTable(
     index('games_user_provider_played').on(t.userId, t.provider, t.playedAt),
     index('games_moves_key').on(t.movesKey),
     // Covers the list filters, counts and accuracy sorts (id is the last tie-break), so choosing a page
-    // never reads the wide rows (moves, clocks): only the 50 chosen are read (src/services/games.ts).
+    // never reads the wide rows (moves, clocks): only the 50 chosen are read (src/services/games/games.ts).
     index('games_user_filters').on(
       t.userId,
       t.provider,
@@ -80,7 +80,7 @@ export const games = sqliteTable(
       t.event,
       t.id,
     ),
-    // lineMoves filters are a range on the SAN mainline (src/services/games.ts); date and id let the
+    // lineMoves filters are a range on the SAN mainline (src/services/games/games.ts); date and id let the
     // page be chosen from the index alone.
     index('games_user_san').on(t.userId, t.sanMoves, t.playedAt, t.id),
   ],

@@ -9,3 +9,4 @@ export * from './coaching.js';
 export * from './reports.js';
 export * from './ownerStamps.js';
 export * from './sessions.js';
+export * from './prep.js';

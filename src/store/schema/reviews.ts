@@ -1,4 +1,5 @@
-import { blob, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
 
 /**
@@ -72,5 +73,22 @@ export const reviewJobs = sqliteTable(
     /** Lower runs later: API requests 0, bulk reviews below (REVIEW_PRIORITY). */
     priority: integer('priority').notNull().default(0),
   },
-  (t) => [index('review_jobs_status').on(t.status, t.createdAt), index('review_jobs_subject').on(t.userId, t.subjectKind, t.subjectId)],
+  (t) => [
+    index('review_jobs_status').on(t.status, t.createdAt),
+    index('review_jobs_subject').on(t.userId, t.subjectKind, t.subjectId),
+    // One active job per subject and per owner's moves: the engine never runs twice on one game (0010).
+    uniqueIndex('review_jobs_active_subject').on(t.userId, t.subjectKind, t.subjectId).where(sql`status IN ('queued', 'running')`),
+    uniqueIndex('review_jobs_active_moves').on(t.userId, t.movesKey).where(sql`status IN ('queued', 'running')`),
+  ],
 );
+
+/**
+ * The one process working the review queue (engines per machine, not per process): at most one row
+ * (id 1), renewed by its holder's heartbeat, released when it stops or runs out of work; a holder whose
+ * heartbeat went stale, or whose process on this machine exited, loses it (services/review/queue.ts).
+ */
+export const reviewWorkerLease = sqliteTable('review_worker_lease', {
+  id: integer('id').primaryKey(),
+  leaseOwner: text('lease_owner').notNull(),
+  heartbeatAt: text('heartbeat_at').notNull(),
+});

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { movesKey, START_FEN } from '../../../src/chess/pgn.js';
 import { fixedClock } from '../../../src/clock.js';
-import { createUser } from '../../../src/services/accounts.js';
+import { createUser } from '../../../src/services/accounts/accounts.js';
 import { ReviewQueue, insertReviewJob, leaseProcessGone } from '../../../src/services/review/queue.js';
 import { openStore, storeFile } from '../../../src/store/db.js';
 import { makeAnalysis } from '../../helpers/analysis.js';

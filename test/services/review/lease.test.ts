@@ -7,10 +7,10 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { movesKey, START_FEN } from '../../../src/chess/pgn.js';
 import { fixedClock } from '../../../src/clock.js';
 import { EnginePool, type Analyser } from '../../../src/engine/pool.js';
-import { createUser } from '../../../src/services/accounts.js';
+import { createUser } from '../../../src/services/accounts/accounts.js';
 import { ReviewQueue, STALE_LEASE_MS, insertReviewJob } from '../../../src/services/review/queue.js';
 import { openStore, storeFile, type Store } from '../../../src/store/db.js';
-import { reviewJobs } from '../../../src/store/schema/index.js';
+import { reviewJobs, reviewWorkerLease } from '../../../src/store/schema/index.js';
 import { makeAnalysis } from '../../helpers/analysis.js';
 
 const hanging = fileURLToPath(new URL('../../fixtures/uci/hanging-engine.mjs', import.meta.url));
@@ -107,7 +107,10 @@ describe('job leases', () => {
     const first = new ReviewQueue(store, clock, () => countingAnalyser([]));
     expect(first.claim()?.id).toBe(id);
     // The process is killed (-9): no shutdown runs, its heartbeat stops and goes stale.
-    store.db.update(reviewJobs).set({ heartbeatAt: new Date(Date.now() - STALE_LEASE_MS - 1_000).toISOString() }).where(eq(reviewJobs.id, id)).run();
+    const stale = new Date(Date.now() - STALE_LEASE_MS - 1_000).toISOString();
+    store.db.update(reviewJobs).set({ heartbeatAt: stale }).where(eq(reviewJobs.id, id)).run();
+    // …and so does its hold on the queue (the worker lease): both beat from the same process.
+    store.db.update(reviewWorkerLease).set({ heartbeatAt: stale }).run();
     const second = new ReviewQueue(store, clock, () => countingAnalyser([]));
     expect(await second.runOnce()).toBe(true);
     expect(store.db.select().from(reviewJobs).get()).toMatchObject({ status: 'complete', attempts: 2, leaseOwner: null });

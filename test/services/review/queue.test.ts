@@ -8,10 +8,10 @@ import { parsePgn } from '../../../src/chess/pgn.js';
 import { fixedClock } from '../../../src/clock.js';
 import { loadConfig } from '../../../src/config.js';
 import type { AppDeps, PersonalCtx } from '../../../src/context.js';
-import { createUser } from '../../../src/services/accounts.js';
-import { insertGames, movesColumns } from '../../../src/services/gameWriter.js';
-import { gameReviewSubject } from '../../../src/services/gameMoves.js';
-import { requestReview } from '../../../src/services/reviewRequests.js';
+import { createUser } from '../../../src/services/accounts/accounts.js';
+import { insertGames, movesColumns } from '../../../src/services/games/gameWriter.js';
+import { gameReviewSubject } from '../../../src/services/review/gameSubject.js';
+import { requestReview } from '../../../src/services/review/reviewRequests.js';
 import { openStore, storeFile } from '../../../src/store/db.js';
 import { analyses, games, reviewJobs } from '../../../src/store/schema/index.js';
 

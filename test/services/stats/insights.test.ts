@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Stats } from '../../../schemas/aggregates.js';
-import { storePgn } from '../../../src/services/gameWriter.js';
+import { storePgn } from '../../../src/services/games/gameWriter.js';
 import { getChessStats } from '../../../tools/aggregates/get_chess_stats.js';
 import { makeAnalysis } from '../../helpers/analysis.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';

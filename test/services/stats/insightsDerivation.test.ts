@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { movesKey } from '../../../src/chess/pgn.js';
 import { DERIVATION_VERSION } from '../../../src/services/review/derive.js';
 import { refreshDerivations } from '../../../src/services/review/records.js';
-import { STATS_CAP } from '../../../src/services/stats.js';
+import { STATS_CAP } from '../../../src/services/stats/chessStats.js';
 import { insightBlocks } from '../../../src/services/stats/insights/index.js';
 import { loadStatGames } from '../../../src/services/stats/load.js';
 import { makeAnalysis } from '../../helpers/analysis.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectSource } from '../../../src/services/connections.js';
+import { connectSource } from '../../../src/services/sync/connections.js';
 import { syncConnection } from '../../../src/services/sync/index.js';
 import { connections, games, ratingPoints, users } from '../../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectSource } from '../../../src/services/connections.js';
+import { connectSource } from '../../../src/services/sync/connections.js';
 import { listConnections, syncConnection } from '../../../src/services/sync/index.js';
 import { games } from '../../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';

@@ -2,7 +2,7 @@
 import { createAppDeps } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
 import { listConnections, syncConnection } from '../../../src/services/sync/index.js';
-import { ownerOrNamed } from '../../../src/services/accounts.js';
+import { ownerOrNamed } from '../../../src/services/accounts/accounts.js';
 
 const [dataDir, lichessUrl] = process.argv.slice(2);
 const deps = createAppDeps(loadConfig({ dataDir }, { CFP_LICHESS_URL: lichessUrl, CFP_RATE_LIMITS: 'off' }));

@@ -8,17 +8,16 @@ import { pairingsEstimate } from '../../../src/services/tournaments/estimates.js
 import { loadTournament } from '../../../src/services/tournaments/load.js';
 import { toEngineState, type EngineTournamentState } from '../../../src/services/tournaments/pairingInput.js';
 import { estimateRound1 } from '../../../src/services/tournaments/round1.js';
-import { page } from '../../sources/chessresults/pages.js';
+import { britishUnpairedRound8, page } from '../../sources/chessresults/pages.js';
 
 const FETCHED = new Date('2026-08-10T14:10:00Z');
 
 /** The saved Jeddah pages behind the client's interface (no network: these tests are about the adapter). */
-const savedPages = {
-  page: async (_tnr: string, view: ChessResultsView) => {
-    const name = view.art === 0 ? 'startingrank' : view.art === 5 ? 'crosstable' : view.round === 2 ? 'r2_live' : 'r3_unpaired';
-    return { url: `saved:${name}`, html: page(name), fetchedAt: FETCHED };
-  },
-} as unknown as ChessResultsClient;
+const savedPage = async (_tnr: string, view: ChessResultsView) => {
+  const name = view.art === 0 ? 'startingrank' : view.art === 5 ? 'crosstable' : view.round === 1 ? 'r1' : view.round === 2 ? 'r2_live' : 'r3_unpaired';
+  return { url: `saved:${name}`, html: page(name), fetchedAt: FETCHED };
+};
+const savedPages = { page: savedPage, pageIfAny: savedPage } as unknown as ChessResultsClient;
 
 const ctx = { caller: { surface: 'rest', key: 't' }, runtime: { chessResults: savedPages } } as unknown as Ctx;
 
@@ -123,6 +122,22 @@ describe('pairingsEstimate', () => {
     // With a win No. 3 joins the 2-point group 1, 2, 3, 5, 8: neighbours 1–2, 3–5 → opponent 5 with White.
     expect(r.whatIf?.[0]).toEqual({ result: 'win', opponent: { startingRank: 5, name: 'Yousef, Abdullah.' }, colour: 'white', bye: false });
     expect(r.whatIf?.map((w) => w.result)).toEqual(['win', 'draw', 'loss']);
+  });
+
+  test('players round 3’s page lists as not paired are absent in the estimate and in every what-if pairing', async () => {
+    // The British round-8 page's layout, made round 3 of this event: its first two rows become No. 5 (½) and No. 14 (0).
+    const rows = britishUnpairedRound8().replace('Round 8 on', 'Round 3 on').split('<tr class="CRg');
+    const r3 = rows.slice(0, 4).join('<tr class="CRg') + '</table></div>' + rows[rows.length - 1].slice(rows[rows.length - 1].indexOf('</table></div>') + 14);
+    const html = r3.replace('snr=21">Golding, Alex', 'snr=5">Yousef, Abdullah.').replace('snr=47">Badacsonyi, Frankie', 'snr=14">Algethami, Sultan Mohammed T').replace('<td class="CRc">0</td>', '<td class="CRc">&frac12;</td>');
+    const pages = { ...savedPages, pageIfAny: async (t: string, v: ChessResultsView) => (v.art === 2 && v.round === 3 ? { url: 'saved:r3', html, fetchedAt: FETCHED } : savedPage(t, v)) } as unknown as ChessResultsClient;
+    const seen: EngineTournamentState[] = [];
+    const r = await pairingsEstimate({ ...ctx, runtime: { chessResults: pages } } as unknown as Ctx, { tnr: '1473782', target: 'Al Jabri, Mohammed Ali' }, neighbourEngine(seen));
+    expect(r.absent).toEqual([
+      { startingRank: 5, name: 'Yousef, Abdullah.', kind: 'halfBye' },
+      { startingRank: 14, name: 'Algethami, Sultan Mohammed T', kind: 'zeroBye' },
+    ]);
+    expect(seen).toHaveLength(4); // the estimate and three what-if pairings
+    for (const st of seen) expect(st.players.filter((p) => p.absentNextRound).map((p) => p.startingRank)).toEqual([5, 14]);
   });
 
   test('the engine’s NoLegalPairingError becomes the fixed 409', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { SourceUnreadable } from '../../../src/sources/chessresults/errors.js';
 import { parseCrosstable, parseMeta, parsePairings, parseStartingRank } from '../../../src/sources/chessresults/parse.js';
-import { page } from './pages.js';
+import { britishUnpairedRound8, page } from './pages.js';
 
 // Expected values read by eye from the saved HTML in test/fixtures/sources/chessresults/.
 
@@ -103,6 +103,27 @@ describe('round pairings (art=2)', () => {
     expect(r.boards[6]).toMatchObject({ white: { startingRank: 15 }, black: { startingRank: 7 }, result: '½-½' });
     expect(r.boards[13]).toMatchObject({ white: { startingRank: 21 }, black: { startingRank: 28 }, result: '--+' });
     expect(r.boards[15]).toMatchObject({ white: { startingRank: 23 }, black: { startingRank: 32, rating: 2127 }, result: '0-1' });
+  });
+
+  test('a round asked for before it is paired: only its "not paired" rows (the British Championship, round 8 at round 7)', () => {
+    const r = parsePairings(britishUnpairedRound8(), 8)!;
+    // Five rows, no No. columns: starting numbers from the player links (snr=), 0 in the Result column.
+    expect(r.boards.map((b) => [b.white.startingRank, b.white.name, b.black, b.bye])).toEqual([
+      [21, 'Golding, Alex', null, { kind: 'not paired', points: 0 }],
+      [47, 'Badacsonyi, Frankie', null, { kind: 'not paired', points: 0 }],
+      [59, 'Mannion, Steve R', null, { kind: 'not paired', points: 0 }],
+      [107, 'Ruddy, Rachel', null, { kind: 'not paired', points: 0 }],
+      [108, 'Brown, Stephanie', null, { kind: 'not paired', points: 0 }],
+    ]);
+  });
+
+  test('round 1 published: the bye row, the not-paired row and board 1 with No. 1 Black', () => {
+    const r = parsePairings(page('r1'), 1)!;
+    expect(r.boards[0]).toMatchObject({ board: 1, white: { startingRank: 16 }, black: { startingRank: 1 }, result: '0-1' });
+    expect(r.boards.slice(-2).map((b) => [b.white.startingRank, b.bye])).toEqual([
+      [31, { kind: 'bye', points: 1 }],
+      [32, { kind: 'not paired', points: 0 }],
+    ]);
   });
 
   test('round 3 not paired yet: no table → null (not an empty round)', () => {

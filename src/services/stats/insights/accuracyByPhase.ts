@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { AccuracyByPhase } from '../../../../schemas/insights.js';
 import { PHASES, type Phase } from '../../../chess/phase.js';
-import type { OwnerMoveFact } from '../../reviewReads.js';
-import { round1 } from '../../figures.js';
+import type { OwnerMoveFact } from '../../review/index.js';
+import { round1 } from '../../common/index.js';
 
 
 /** Accuracy and errors of the owner's moves by phase, over the reviewed games' move facts. */

@@ -1,6 +1,6 @@
 import type { Stats } from '../../../../schemas/aggregates.js';
 import type { Store } from '../../../store/db.js';
-import { ownerMoveFacts, ownerPawnsAfterPlies, ownerReviewDerivations, type OwnerMoveFact } from '../../reviewReads.js';
+import { ownerMoveFacts, ownerPawnsAfterPlies, ownerReviewDerivations, type OwnerMoveFact } from '../../review/index.js';
 import type { StatGame } from '../blocks.js';
 import { accuracyByPhase } from './accuracyByPhase.js';
 import { parseClocks } from '../../../chess/clocks.js';
@@ -14,7 +14,7 @@ export type InsightBlocks = Pick<Stats, 'accuracyByPhase' | 'timeManagement' | '
 /**
  * The four insight blocks of get_chess_stats over exactly the games the other aggregates cover
  * (`newest`, newest first, already capped). Each game the owner reviewed is read once, as its stored
- * derivation (src/services/reviewReads.ts), for both its move facts and its evaluations after moves 10 and 15.
+ * derivation (src/services/review/reviewReads.ts), for both its move facts and its evaluations after moves 10 and 15.
  */
 export function insightBlocks(store: Store, userId: string, newest: readonly StatGame[]): InsightBlocks {
   const games = loadInsightGames(store, userId, newest);

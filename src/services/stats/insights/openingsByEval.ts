@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { OpeningByEval } from '../../../../schemas/insights.js';
 import { openingFamily } from '../../../chess/openings.js';
 import type { InsightGame } from './load.js';
-import { meanOf, round1, round2 } from '../../figures.js';
+import { meanOf, round1, round2 } from '../../common/index.js';
 
 /** "After move N" is the position once both sides have made N moves: ply 2N. */
 export const EVAL_PLIES = { afterMove10: 20, afterMove15: 30 } as const;

@@ -3,9 +3,9 @@ import type { TimeManagement } from '../../../../schemas/insights.js';
 import { STAT_TIME_CLASSES } from '../../../../schemas/common.js';
 import { parseClocks, plyClock } from '../../../chess/clocks.js';
 import { PHASES, type Phase } from '../../../chess/phase.js';
-import type { OwnerMoveFact } from '../../reviewReads.js';
+import type { OwnerMoveFact } from '../../review/index.js';
 import type { InsightGame } from './load.js';
-import { round1, scorePercent } from '../../figures.js';
+import { round1, scorePercent } from '../../common/index.js';
 
 /** "Short of time": under this share of the base time on the clock. */
 export const LOW_CLOCK_SHARE = 0.1;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { TrendMonth } from '../../../../schemas/insights.js';
 import { STAT_TIME_CLASSES, SYNCED_PROVIDERS, type StatTimeClass, type SyncedProvider } from '../../../../schemas/common.js';
 import type { InsightGame } from './load.js';
-import { round1 } from '../../figures.js';
+import { round1 } from '../../common/index.js';
 
 
 /**

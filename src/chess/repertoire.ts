@@ -1,0 +1,176 @@
+import { Chess, DEFAULT_POSITION } from 'chess.js';
+import { PgnError, splitPgnGames, tagPair, tokenize } from './pgn.js';
+import { playSan } from './sanReplay.js';
+import type { Colour } from './types.js';
+
+/**
+ * A repertoire as the positions it reaches (issue 29). Positions, not move orders, are what a game is
+ * matched against, so a game that transposes into the repertoire is in it. A position's key is its
+ * FEN's placement, side to move and castling rights: the en-passant field is left out because chess.js
+ * writes it only when a capture is possible, and a double step that allows none must not split one
+ * position into two.
+ */
+export interface RepertoireBook {
+  /** Position key → the repertoire's moves from it (SAN → the key after it) and its least ply. */
+  positions: Record<string, { ply: number; moves: Record<string, string> }>;
+  /** The deepest ply any line reaches. */
+  maxPly: number;
+  /** Lines (leaves) the book holds, for the caller's summary. */
+  lines: number;
+}
+
+export const positionKey = (fen: string) => fen.split(' ').slice(0, 3).join(' ');
+
+const START_KEY = positionKey(DEFAULT_POSITION);
+
+/** At most this many positions: a repertoire is a person's lines, not a database. */
+export const MAX_REPERTOIRE_POSITIONS = 20_000;
+
+function emptyBook(): RepertoireBook {
+  return { positions: { [START_KEY]: { ply: 0, moves: {} } }, maxPly: 0, lines: 0 };
+}
+
+function addMove(book: RepertoireBook, fromKey: string, san: string, toKey: string, ply: number): void {
+  const from = book.positions[fromKey];
+  from.moves[san] = toKey;
+  const to = book.positions[toKey];
+  if (to) to.ply = Math.min(to.ply, ply);
+  else {
+    if (Object.keys(book.positions).length >= MAX_REPERTOIRE_POSITIONS) throw new PgnError('unsupported', `a repertoire holds at most ${MAX_REPERTOIRE_POSITIONS} positions`);
+    book.positions[toKey] = { ply, moves: {} };
+  }
+  book.maxPly = Math.max(book.maxPly, ply);
+}
+
+function countLeaves(book: RepertoireBook): number {
+  return Object.values(book.positions).filter((p) => Object.keys(p.moves).length === 0).length;
+}
+
+/** One game's movetext, its variations included, into the book. */
+function addMovetext(book: RepertoireBook, movetext: string, firstLine: number, where: string): void {
+  // The board of each open variation level: the position now and the one before its last move.
+  let board = new Chess();
+  let before: string | null = null;
+  let ply = 0;
+  const stack: Array<{ fen: string; before: string | null; ply: number }> = [];
+  for (const tok of tokenize(movetext, firstLine)) {
+    if (tok.kind === 'open') {
+      if (before === null) throw new PgnError('unparseable', `${where}: a variation opens before any move`);
+      stack.push({ fen: board.fen(), before, ply });
+      board = new Chess(before);
+      before = null;
+      ply -= 1;
+    } else if (tok.kind === 'close') {
+      const top = stack.pop();
+      if (!top) throw new PgnError('unparseable', `${where}: a ) closes no variation`);
+      board = new Chess(top.fen);
+      before = top.before;
+      ply = top.ply;
+    } else if (tok.kind === 'move') {
+      const fen = board.fen();
+      const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
+      if (typeof mv === 'string') throw new PgnError('illegal-move', `${where}: ${tok.text} at ply ${ply + 1} is not legal in that position`);
+      ply += 1;
+      addMove(book, positionKey(fen), mv.san, positionKey(board.fen()), ply);
+      before = fen;
+    }
+  }
+  if (stack.length) throw new PgnError('unparseable', `${where}: a ( variation is never closed`);
+}
+
+function finished(book: RepertoireBook): RepertoireBook {
+  book.lines = countLeaves(book);
+  if (book.maxPly === 0) throw new PgnError('moveless', 'the repertoire has no moves');
+  return book;
+}
+
+/**
+ * The positions of a PGN with variations (standard 8.2.5: a variation replaces the move before it),
+ * one or several games, every game from the standard start. Throws PgnError naming an illegal move.
+ */
+export function repertoireFromPgn(text: string): RepertoireBook {
+  const book = emptyBook();
+  const games = splitPgnGames(text);
+  if (!games.length || !text.trim()) throw new PgnError('empty', 'the repertoire PGN is empty');
+  for (const [g, gameText] of games.entries()) {
+    const movetext: string[] = [];
+    let inHeaders = true;
+    let firstLine = 1;
+    for (const [n, line] of gameText.split('\n').entries()) {
+      const pair = inHeaders ? tagPair(line) : null;
+      if (pair) {
+        if (pair[0] === 'FEN' && pair[1].trim() !== DEFAULT_POSITION) throw new PgnError('unsupported', `game ${g + 1}: a repertoire starts from the initial position (no FEN header)`);
+        continue;
+      }
+      if (inHeaders && line.trim()) {
+        inHeaders = false;
+        firstLine = n + 1;
+      }
+      if (!inHeaders) movetext.push(line.trim().startsWith('%') ? '' : line);
+    }
+    addMovetext(book, movetext.join('\n'), firstLine, `game ${g + 1}`);
+  }
+  return finished(book);
+}
+
+/** Lines typed in, each SAN from move 1 ("e4 e5 Nf3"; move numbers allowed): the same book as a PGN of them. */
+export function repertoireFromLines(lines: readonly string[]): RepertoireBook {
+  const book = emptyBook();
+  for (const [i, line] of lines.entries()) addMovetext(book, line, 1, `line ${i + 1}`);
+  return finished(book);
+}
+
+/** Where a game stands against a repertoire of `colour`. */
+export type RepertoireWalk =
+  | { status: 'in-repertoire'; lastBookPly: number }
+  | { status: 'repertoire-ended'; lastBookPly: number }
+  | {
+      status: 'deviation';
+      /** The last ply whose position is in the repertoire (0 = the start). */
+      lastBookPly: number;
+      /** The deviating move: ply lastBookPly + 1. */
+      ply: number;
+      san: string;
+      by: 'owner' | 'opponent';
+      /** The repertoire's moves in the position the game left it from. */
+      prepared: string[];
+      /** Key of that position. */
+      positionKey: string;
+    };
+
+/** Plies past the repertoire's deepest line a game is still followed, for a late transposition into it. */
+export const TRANSPOSITION_SLACK_PLIES = 8;
+
+/**
+ * The first move that left the repertoire for good: the game's last position that is in the book
+ * (matched by position, so a transposition into it counts as in it), and the move played from there.
+ * When that position has no prepared move the repertoire ended rather than was left; when it is the
+ * game's last position the game never left it. `sanMoves` are the game's mainline from move 1.
+ */
+export function walkRepertoire(book: RepertoireBook, colour: Colour, sanMoves: readonly string[]): RepertoireWalk {
+  const board = new Chess();
+  const limit = Math.min(sanMoves.length, book.maxPly + TRANSPOSITION_SLACK_PLIES);
+  let last = 0;
+  let lastKey = START_KEY;
+  for (let i = 0; i < limit; i += 1) {
+    if (typeof playSan(board, sanMoves[i]) === 'string') break; // a stored mainline always replays; be safe
+    const key = positionKey(board.fen());
+    if (book.positions[key]) {
+      last = i + 1;
+      lastKey = key;
+    }
+  }
+  if (last === sanMoves.length) return { status: 'in-repertoire', lastBookPly: last };
+  const prepared = Object.keys(book.positions[lastKey].moves);
+  if (!prepared.length) return { status: 'repertoire-ended', lastBookPly: last };
+  const toMove: Colour = lastKey.split(' ')[1] === 'w' ? 'white' : 'black';
+  return {
+    status: 'deviation',
+    lastBookPly: last,
+    ply: last + 1,
+    san: sanMoves[last],
+    by: toMove === colour ? 'owner' : 'opponent',
+    prepared,
+    positionKey: lastKey,
+  };
+}

@@ -1,0 +1,93 @@
+import { positionKey } from '../../chess/repertoire.js';
+import { startingBoard } from '../../chess/replay.js';
+import { playSan, undoPlayed } from '../../chess/sanReplay.js';
+import { scorePercent } from '../common/index.js';
+
+/** One node of a trie of SAN move sequences: the games whose first moves are the path to it. */
+export interface LineNode {
+  games: number;
+  win: number;
+  draw: number;
+  children: Map<string, LineNode>;
+}
+
+const node = (): LineNode => ({ games: 0, win: 0, draw: 0, children: new Map() });
+
+/** The games' first `depth` plies as a trie, each node counting the games through it and their results. */
+export function lineTrie(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>, depth: number): LineNode {
+  const root = node();
+  for (const g of games) {
+    let at = root;
+    const count = (n: LineNode) => {
+      n.games += 1;
+      if (g.result === 'win') n.win += 1;
+      else if (g.result === 'draw') n.draw += 1;
+    };
+    count(at);
+    const moves = g.sanMoves ? g.sanMoves.split(' ') : [];
+    for (const san of moves.slice(0, depth)) {
+      let next = at.children.get(san);
+      if (!next) at.children.set(san, (next = node()));
+      count(next);
+      at = next;
+    }
+  }
+  return root;
+}
+
+export const nodeScore = (n: LineNode) => scorePercent(n.win, n.draw, n.games);
+
+/** Walks the trie depth first: `visit(node, line)` for every node but the root. */
+export function eachLine(root: LineNode, visit: (n: LineNode, line: string[]) => void): void {
+  const line: string[] = [];
+  const walk = (n: LineNode) => {
+    for (const [san, child] of n.children) {
+      line.push(san);
+      visit(child, line);
+      walk(child);
+      line.pop();
+    }
+  };
+  walk(root);
+}
+
+/** A position reached by the trie's games: every node reaching it summed (transpositions included). */
+export interface PositionTally {
+  key: string;
+  fen: string;
+  ply: number;
+  line: string;
+  games: number;
+  win: number;
+  draw: number;
+}
+
+/**
+ * The positions of the trie's nodes, replayed once per node with one board (play, recurse, take back),
+ * so 10,000 games cost one replay of their distinct first moves. `onNode` sees each node with its key.
+ */
+export function positionsOf(root: LineNode, onNode?: (n: LineNode, key: string, parentKey: string) => void): Map<string, PositionTally> {
+  const out = new Map<string, PositionTally>();
+  const board = startingBoard();
+  const line: string[] = [];
+  const walk = (n: LineNode, parentKey: string) => {
+    for (const [san, child] of n.children) {
+      if (typeof playSan(board, san) === 'string') continue; // stored mainlines replay; a damaged one is skipped
+      line.push(san);
+      const fen = board.fen();
+      const key = positionKey(fen);
+      const t = out.get(key);
+      if (t) {
+        t.games += child.games;
+        t.win += child.win;
+        t.draw += child.draw;
+      } else out.set(key, { key, fen, ply: line.length, line: line.join(' '), games: child.games, win: child.win, draw: child.draw });
+      onNode?.(child, key, parentKey);
+      walk(child, key);
+      line.pop();
+      undoPlayed(board);
+    }
+  };
+  walk(root, positionKey(board.fen()));
+  return out;
+}

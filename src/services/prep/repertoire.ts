@@ -1,0 +1,94 @@
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Repertoire, RepertoireInput } from '../../../schemas/prep.js';
+import { PgnError } from '../../chess/pgn.js';
+import { repertoireFromLines, repertoireFromPgn, type RepertoireBook } from '../../chess/repertoire.js';
+import type { Colour } from '../../chess/types.js';
+import type { PersonalCtx } from '../../context.js';
+import { ApiError } from '../../errors.js';
+import { pgns, repertoires, studyGames } from '../../store/schema/index.js';
+
+type Row = typeof repertoires.$inferSelect;
+
+export const noRepertoire = (colour: Colour) =>
+  new ApiError(404, `no ${colour} repertoire declared; declare one with PUT /api/v1/prep/repertoire/${colour} (a PGN with variations, lines, or a study game)`);
+
+function view(row: Row, book: RepertoireBook): z.infer<typeof Repertoire> {
+  return {
+    colour: row.colour,
+    source: row.source,
+    studyGameId: row.studyGameId,
+    updatedAt: row.updatedAt,
+    positions: Object.keys(book.positions).length,
+    lines: book.lines,
+    maxPly: book.maxPly,
+    pgn: row.pgn,
+  };
+}
+
+function rowOf(ctx: PersonalCtx, colour: Colour): Row | null {
+  return ctx.store.db.select().from(repertoires).where(and(eq(repertoires.userId, ctx.user.id), eq(repertoires.colour, colour))).get() ?? null;
+}
+
+/** The owner's repertoire of `colour` with its book (the positions stored when it was declared); 404 when none. */
+export function loadRepertoire(ctx: PersonalCtx, colour: Colour): { repertoire: z.infer<typeof Repertoire>; book: RepertoireBook } {
+  const row = rowOf(ctx, colour);
+  if (!row) throw noRepertoire(colour);
+  const book = JSON.parse(row.positions) as RepertoireBook;
+  return { repertoire: view(row, book), book };
+}
+
+/** The PGN text of one of the owner's study games (variations kept: the text as first uploaded); 404 for any other id. */
+function studyPgn(ctx: PersonalCtx, id: string): string {
+  const row = ctx.store.db
+    .select({ text: pgns.text })
+    .from(studyGames)
+    .innerJoin(pgns, eq(pgns.hash, studyGames.pgnHash))
+    .where(and(eq(studyGames.id, id), eq(studyGames.userId, ctx.user.id)))
+    .get();
+  if (!row) throw new ApiError(404, 'no study game with that id; list_study_games gives the ids');
+  return row.text;
+}
+
+/**
+ * Declares (or replaces) the owner's repertoire of one colour from a PGN with variations, typed-in lines
+ * or a study game. Its positions are worked out once, here, and stored with it; a PGN that does not
+ * replay is a 400 and nothing changes.
+ */
+export function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>): z.infer<typeof Repertoire> {
+  const source = input.pgn !== undefined ? 'pgn' : input.lines !== undefined ? 'lines' : 'study';
+  const text = input.pgn ?? (input.lines ? input.lines.join('\n') : studyPgn(ctx, input.studyGameId!));
+  let book: RepertoireBook;
+  try {
+    book = input.lines ? repertoireFromLines(input.lines) : repertoireFromPgn(text);
+  } catch (err) {
+    if (err instanceof PgnError) throw new ApiError(400, `repertoire: ${err.message}`);
+    throw err;
+  }
+  const row: Row = {
+    userId: ctx.user.id,
+    colour: input.colour,
+    source,
+    studyGameId: input.studyGameId ?? null,
+    pgn: text,
+    positions: JSON.stringify(book),
+    updatedAt: ctx.clock.now().toISOString(),
+  };
+  ctx.store.sqlite
+    .transaction(() => {
+      ctx.store.db
+        .insert(repertoires)
+        .values(row)
+        .onConflictDoUpdate({ target: [repertoires.userId, repertoires.colour], set: { source: row.source, studyGameId: row.studyGameId, pgn: row.pgn, positions: row.positions, updatedAt: row.updatedAt } })
+        .run();
+    })
+    .immediate();
+  return view(row, book);
+}
+
+export function removeRepertoire(ctx: PersonalCtx, colour: Colour): { removed: boolean } {
+  const res = ctx.store.sqlite
+    .transaction(() => ctx.store.db.delete(repertoires).where(and(eq(repertoires.userId, ctx.user.id), eq(repertoires.colour, colour))).run())
+    .immediate();
+  return { removed: res.changes > 0 };
+}

@@ -1,0 +1,166 @@
+import type { z } from 'zod';
+import type { ScoutStatus } from '../../../schemas/prep.js';
+import type { AppDeps } from '../../context.js';
+import { SourceFormatError, SourceHttpError, SourceRateLimited, SourceStalled } from '../../sources/types.js';
+import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
+import {
+  DEFAULT_MAX_GAMES,
+  DEFAULT_MONTHS,
+  ensureScout,
+  findScout,
+  gameCount,
+  setScoutStatus,
+  storeScoutGames,
+  type ScoutProviderId,
+  type ScoutRow,
+} from './scoutStore.js';
+
+type Status = z.infer<typeof ScoutStatus>;
+
+const SOURCE_NAMES: Record<ScoutProviderId, string> = { siteA: 'chess.com', siteB: 'lichess' };
+
+interface Run {
+  state: 'queued' | 'fetching';
+  progress: FetchProgress | null;
+  done: Promise<void>;
+}
+
+interface LastFetch {
+  fetched: number;
+  stored: number;
+  requests: number;
+}
+
+/** What a failed fetch says, in words a player can act on (the sync's wording, src/services/sync). */
+function describeFailure(provider: ScoutProviderId, err: unknown): string {
+  const name = SOURCE_NAMES[provider];
+  if (err instanceof SourceHttpError && err.status === 404) return `${name} does not know this player (HTTP 404)`;
+  if (err instanceof SourceHttpError) return `${name} answered an error: ${err.message}`;
+  if (err instanceof SourceFormatError) return `${name} sent data that did not parse: ${err.message}`;
+  if (err instanceof SourceRateLimited) return `${name} kept rate-limiting the scout; what was stored stays (${err.message})`;
+  if (err instanceof SourceStalled) return `${name} stopped answering; what was stored stays (${err.message})`;
+  return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/**
+ * The process's scout fetches. One request at a time per source, as the sync asks of itself: fetches of
+ * one source run one after another (each fetch is sequential), whoever asked. Each fetch is charged to
+ * the owner's `scout` bucket when it is started; a fetch already running for the owner's scout of that
+ * player is joined, not started (or charged) again.
+ */
+export class ScoutRuns {
+  private readonly runs = new Map<string, Run>();
+  private readonly last = new Map<string, LastFetch>();
+  private readonly queues = new Map<ScoutProviderId, Promise<void>>();
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly fetchOptions: Pick<FetchOptions, 'sleep'> = {},
+  ) {}
+
+  /** The owner's scout state; null when the owner never scouted the player (another owner's scouts included). */
+  status(userId: string, provider: ScoutProviderId, username: string): Status | null {
+    const row = findScout(this.deps.store, userId, provider, username);
+    return row ? this.statusOf(row) : null;
+  }
+
+  statusOf(row: ScoutRow): Status {
+    const run = this.runs.get(row.id);
+    return {
+      provider: row.provider,
+      username: row.username,
+      state: run ? run.state : row.status,
+      message: row.statusMessage,
+      fetchedAt: row.fetchedAt,
+      games: gameCount(this.deps.store, row.id),
+      bounds: { maxGames: row.maxGames, months: row.months },
+      progress: run?.progress ? { ...run.progress } : null,
+      lastFetch: this.last.get(row.id) ?? null,
+    };
+  }
+
+  /**
+   * Starts (or joins) a fetch of the player's recent public games for the owner, in the background; the
+   * first state comes back at once. 429 when the owner's scout bucket is empty; nothing is stored then.
+   */
+  start(userId: string, provider: ScoutProviderId, username: string, bounds: { maxGames?: number; months?: number } = {}): Status {
+    const existing = findScout(this.deps.store, userId, provider, username);
+    if (existing && this.runs.has(existing.id)) return this.statusOf(existing);
+    this.deps.limiter.take('scout', userId);
+    const row = ensureScout(this.deps.store, this.deps.clock, userId, provider, username, {
+      maxGames: bounds.maxGames ?? existing?.maxGames ?? DEFAULT_MAX_GAMES,
+      months: bounds.months ?? existing?.months ?? DEFAULT_MONTHS,
+    });
+    const run: Run = { state: 'queued', progress: null, done: Promise.resolve() };
+    this.runs.set(row.id, run);
+    const previous = this.queues.get(provider) ?? Promise.resolve();
+    run.done = previous.then(() => this.fetch(row.id, run));
+    this.queues.set(provider, run.done);
+    return this.statusOf(row);
+  }
+
+  /** Resolves when the owner's running fetch of the player (if any) has finished. */
+  async settled(userId: string, provider: ScoutProviderId, username: string): Promise<void> {
+    const row = findScout(this.deps.store, userId, provider, username);
+    if (row) await this.runs.get(row.id)?.done;
+  }
+
+  /** Stops fetches in progress (server shutdown); what they stored stays. */
+  stop(): void {
+    this.controller.abort();
+    // A later app on the same store gets a fresh runner.
+    if (runners.get(this.deps.store) === this) runners.delete(this.deps.store);
+  }
+
+  private async fetch(scoutId: string, run: Run): Promise<void> {
+    const { store, clock } = this.deps;
+    // Read again: the row may have been removed while queued.
+    const scout = findById(this.deps, scoutId);
+    try {
+      if (!scout || this.controller.signal.aborted) return;
+      run.state = 'fetching';
+      const got = await fetchScout(this.deps, scout, {
+        ...this.fetchOptions,
+        signal: this.controller.signal,
+        onProgress: (p) => (run.progress = p),
+      });
+      const oldestKept = windowStart(clock.now(), scout.months).toISOString();
+      const stored = storeScoutGames(store, scout, got.rows, got.cursor, oldestKept);
+      this.last.set(scout.id, { fetched: got.fetched, stored, requests: got.requests });
+      setScoutStatus(store, scout.id, { status: 'ok', statusMessage: null, fetchedAt: clock.now().toISOString() });
+    } catch (err) {
+      // Stopped by a shutdown: not the source's fault, and the row keeps its last state.
+      if (!scout || this.controller.signal.aborted) return;
+      if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[scout]', err);
+      setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeFailure(scout.provider, err) });
+    } finally {
+      this.runs.delete(scoutId);
+    }
+  }
+}
+
+function findById(deps: AppDeps, id: string): ScoutRow | null {
+  const row = deps.store.sqlite.prepare('SELECT user_id AS userId, provider, username FROM scouts WHERE id = ?').get(id) as
+    | { userId: string; provider: ScoutProviderId; username: string }
+    | undefined;
+  return row ? findScout(deps.store, row.userId, row.provider, row.username) : null;
+}
+
+// Keyed by the store: every ctx of one app (REST, MCP, the dashboard) holds the same store.
+const runners = new WeakMap<AppDeps['store'], ScoutRuns>();
+
+/** The one ScoutRuns of an app (REST, MCP and the dashboard share it, so one source sees one fetch at a time). */
+export function scoutRuns(deps: AppDeps): ScoutRuns {
+  let r = runners.get(deps.store);
+  if (!r) {
+    r = new ScoutRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime });
+    runners.set(deps.store, r);
+  }
+  return r;
+}
+
+/** For tests: the app's runner with injected waits (a 429 minute becomes nothing). */
+export function setScoutRuns(deps: AppDeps, runs: ScoutRuns): void {
+  runners.set(deps.store, runs);
+}

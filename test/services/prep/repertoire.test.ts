@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { RepertoireDeviations } from '../../../schemas/prep.js';
+import { tools } from '../../../tools/index.js';
+import { declareRepertoire, loadRepertoire, removeRepertoire, repertoireDeviations } from '../../../src/services/prep/index.js';
+import { makeAnalysis } from '../../helpers/analysis.js';
+import { makeTestApp, type TestApp } from '../../helpers/app.js';
+import { addGames, gameRow } from '../../helpers/games.js';
+import { insertReviewedGame } from '../../helpers/reviewed.js';
+
+// The White repertoire: 1.e4, against 1...e5 the Ruy Lopez to 3.Bb5, against 1...c5 2.Nf3 d6 3.d4.
+const REPERTOIRE = '[Event "My White"]\n\n1. e4 e5 (1... c5 2. Nf3 d6 3. d4) 2. Nf3 Nc6 3. Bb5 *\n';
+
+let app: TestApp;
+let me: ReturnType<TestApp['addUser']>;
+
+beforeEach(() => {
+  app = makeTestApp();
+  me = app.addUser();
+});
+afterEach(async () => {
+  await app.close();
+});
+
+/**
+ * The owner's White games, oldest first (w1 … w9), and what each is against the repertoire, by hand:
+ *  w1 e4 e5 Nf3 Nc6 Bb5 a6 Ba4   win   the repertoire ends after 3.Bb5 (ply 5): repertoire-ended
+ *  w2 e4 e5 Nf3 Nc6 Bc4 Bc5      loss  the owner's 3.Bc4 (ply 5) where Bb5 is prepared; reviewed: White −0.80 after it
+ *  w3 e4 e5 Nf3 Nf6 Nxe5         draw  the opponent's 2...Nf6 (ply 4) where Nc6 is prepared
+ *  w4 Nf3 e5 e4 Nc6 Bb5          win   transposes into 1.e4 e5 2.Nf3 at ply 3 and stays to the end: in-repertoire
+ *  w5 e4 e5 Nf3 Nc6 Bc4 Nf6      win   the owner's 3.Bc4 again
+ *  w6 d4 d5 c4                   loss  the owner's 1.d4 (ply 1) where e4 is prepared
+ *  w7 e4 c5 Nc3 Nc6              draw  the owner's 2.Nc3 (ply 3) where Nf3 is prepared
+ *  w8 e4 d5 exd5 Qxd5            loss  the opponent's 1...d5 (ply 2), no answer prepared
+ *  w9 e4 d5 Nc3                  win   the opponent's 1...d5 again
+ * A Black game (e4 e5) is not read.
+ */
+function addFixtureGames() {
+  const white = [
+    ['w1', 'e4 e5 Nf3 Nc6 Bb5 a6 Ba4', 'win'],
+    ['w3', 'e4 e5 Nf3 Nf6 Nxe5', 'draw'],
+    ['w4', 'Nf3 e5 e4 Nc6 Bb5', 'win'],
+    ['w5', 'e4 e5 Nf3 Nc6 Bc4 Nf6', 'win'],
+    ['w6', 'd4 d5 c4', 'loss'],
+    ['w7', 'e4 c5 Nc3 Nc6', 'draw'],
+    ['w8', 'e4 d5 exd5 Qxd5', 'loss'],
+    ['w9', 'e4 d5 Nc3', 'win'],
+  ] as const;
+  const day = (id: string) => `2026-10-0${id.slice(1)}T12:00:00.000Z`;
+  addGames(app.deps.store, app.clock, [
+    ...white.map(([id, san, result]) => gameRow(me.user.id, { sourceId: id, colour: 'white', result, playedAt: day(id), sanMoves: san, movesSource: 'pgn' })),
+    gameRow(me.user.id, { sourceId: 'b1', colour: 'black', result: 'loss', playedAt: day('w1'), sanMoves: 'e4 e5', movesSource: 'pgn' }),
+  ]);
+  // w2, reviewed: evals in the side-to-move frame; after 3.Bc4 (position 5, Black to move) Black +0.80, White −0.80.
+  const analysis = makeAnalysis({ sanMoves: ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'], evals: [30, -30, 30, -30, 30, 80, -70] });
+  return insertReviewedGame(app.deps.store, me.user, analysis, { sourceId: 'w2', colour: 'white', result: 'loss', playedAt: day('w2'), sanMoves: 'e4 e5 Nf3 Nc6 Bc4 Bc5' });
+}
+
+describe('repertoire against the owner\'s games', () => {
+  test('the deviation table, worked out by hand', () => {
+    const w2 = addFixtureGames();
+    const declared = declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
+    // start, e4, e4 e5, +Nf3, +Nc6, +Bb5, e4 c5, +Nf3, +d6, +d4: ten positions, two lines.
+    expect(declared).toMatchObject({ colour: 'white', source: 'pgn', positions: 10, lines: 2, maxPly: 5 });
+
+    const d = RepertoireDeviations.parse(repertoireDeviations(me.ctx, 'white'));
+    expect(d).toMatchObject({ games: 9, inRepertoire: 1, repertoireEnded: 1, ownerDeviations: 4, opponentDeviations: 3, capped: false });
+    expect(d.rows.map((r) => [r.playedAt.slice(8, 10), r.status, r.lastBookPly, r.deviation && [r.deviation.ply, r.deviation.san, r.deviation.by, r.deviation.lineMoves, r.deviation.prepared, r.deviation.evalAfter]])).toEqual([
+      ['09', 'deviation', 1, [2, 'd5', 'opponent', 'e4', ['e5', 'c5'], null]],
+      ['08', 'deviation', 1, [2, 'd5', 'opponent', 'e4', ['e5', 'c5'], null]],
+      ['07', 'deviation', 2, [3, 'Nc3', 'owner', 'e4 c5', ['Nf3'], null]],
+      ['06', 'deviation', 0, [1, 'd4', 'owner', '', ['e4'], null]],
+      ['05', 'deviation', 4, [5, 'Bc4', 'owner', 'e4 e5 Nf3 Nc6', ['Bb5'], null]],
+      ['04', 'in-repertoire', 5, null],
+      ['03', 'deviation', 3, [4, 'Nf6', 'opponent', 'e4 e5 Nf3', ['Nc6'], null]],
+      ['02', 'deviation', 4, [5, 'Bc4', 'owner', 'e4 e5 Nf3 Nc6', ['Bb5'], -0.8]],
+      ['01', 'repertoire-ended', 5, null],
+    ]);
+    expect(d.rows.find((r) => r.playedAt.startsWith('2026-10-02'))!.gameId).toBe(w2);
+    expect(d.linesMostOftenLeft).toEqual([
+      { lineMoves: 'e4', prepared: ['e5', 'c5'], games: 2, byOwner: 0, byOpponent: 2 },
+      { lineMoves: 'e4 e5 Nf3 Nc6', prepared: ['Bb5'], games: 2, byOwner: 2, byOpponent: 0 },
+      { lineMoves: '', prepared: ['e4'], games: 1, byOwner: 1, byOpponent: 0 },
+      { lineMoves: 'e4 c5', prepared: ['Nf3'], games: 1, byOwner: 1, byOpponent: 0 },
+      { lineMoves: 'e4 e5 Nf3', prepared: ['Nc6'], games: 1, byOwner: 0, byOpponent: 1 },
+    ]);
+    // Worst score first (1.d4 0%), then at 50% the worse evaluation (Bc4 −0.8 before Nc3, not reviewed).
+    expect(d.ownDeviations.map((g) => [g.lineMoves, g.san, g.games, g.win, g.draw, g.loss, g.score, g.evalAfter])).toEqual([
+      ['', 'd4', 1, 0, 0, 1, 0, { games: 0, pawns: null }],
+      ['e4 e5 Nf3 Nc6', 'Bc4', 2, 1, 0, 1, 50, { games: 1, pawns: -0.8 }],
+      ['e4 c5', 'Nc3', 1, 0, 1, 0, 50, { games: 0, pawns: null }],
+    ]);
+    expect(d.opponentsUnanswered.map((g) => [g.lineMoves, g.san, g.games, g.score])).toEqual([
+      ['e4', 'd5', 2, 50],
+      ['e4 e5 Nf3', 'Nf6', 1, 50],
+    ]);
+  });
+
+  test('lines typed in give the same book as the PGN; a transposition inside the repertoire is in it', () => {
+    const fromLines = declareRepertoire(me.ctx, { colour: 'white', lines: ['1. e4 e5 2. Nf3 Nc6 3. Bb5', 'e4 c5 Nf3 d6 d4'] });
+    const fromLinesBook = loadRepertoire(me.ctx, 'white').book;
+    declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
+    expect(loadRepertoire(me.ctx, 'white').book).toEqual(fromLinesBook);
+    expect(fromLines).toMatchObject({ source: 'lines', positions: 10 });
+    // 1.e4 c5 2.Nf3 d6 3.d4 reached as 1.Nf3 c5 2.e4 d6 3.d4: every position after ply 3 is the repertoire's.
+    addGames(app.deps.store, app.clock, [gameRow(me.user.id, { sourceId: 't', colour: 'white', sanMoves: 'Nf3 c5 e4 d6 d4', movesSource: 'pgn' })]);
+    expect(repertoireDeviations(me.ctx, 'white').rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
+  });
+
+  test('a study game marked as repertoire; bad input changes nothing; another owner sees none', async () => {
+    const other = app.addUser();
+    const pgn = '[Event "Caro study"]\n[White "Me"]\n[Black "Book"]\n[Result "*"]\n\n1. e4 c6 2. d4 d5 (2... g6) 3. Nc3 *\n';
+    const up = await app.call(tools.find((t) => t.name === 'upload_study_game')!, { pgn }, me.token);
+    expect(up.status).toBe(200);
+    const id = (up.body as { id: string }).id;
+    expect(declareRepertoire(me.ctx, { colour: 'black', studyGameId: id })).toMatchObject({ source: 'study', studyGameId: id, positions: 7, lines: 2 });
+    // Another owner's study id is an unknown id.
+    expect(() => declareRepertoire(other.ctx, { colour: 'black', studyGameId: id })).toThrow(/no study game with that id/);
+    expect(() => loadRepertoire(other.ctx, 'black')).toThrow(/no black repertoire declared/);
+    // An illegal move: 400, and the stored repertoire stays.
+    expect(() => declareRepertoire(me.ctx, { colour: 'black', pgn: '1. e4 e5 2. Ke3 Ke6 3. Kd5 *' })).toThrow(/not legal/);
+    expect(loadRepertoire(me.ctx, 'black').repertoire.source).toBe('study');
+    expect(removeRepertoire(other.ctx, 'black')).toEqual({ removed: false });
+    expect(removeRepertoire(me.ctx, 'black')).toEqual({ removed: true });
+    expect(() => repertoireDeviations(me.ctx, 'black')).toThrow(/no black repertoire/);
+  });
+});

@@ -1,0 +1,83 @@
+/// <reference lib="dom" />
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildDashboard } from '../../web/build.js';
+import { signInLink } from '../../src/cli/signInLink.js';
+import type { Listening } from '../../src/http/listen.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
+import { startServer } from '../helpers/server.js';
+import { findChromium, launchChromium } from './browser.js';
+
+// The Prep page (issue 29) in Debian's Chromium: scout a fixture lichess player, walk their tree;
+// another owner's page shows nothing of it.
+
+const chromium = findChromium();
+const served = readFileSync(join(import.meta.dirname, '../fixtures/prep/rivalx.ndjson'), 'utf8').split('\n').filter((l) => l.trim());
+
+describe.skipIf(!chromium)('the Prep page in Chromium', { timeout: 60_000 }, () => {
+  let app: TestApp;
+  let source: FixtureServer;
+  let server: Listening;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    await buildDashboard();
+    source = await startFixtureServer();
+    source.route('prefix:/api/games/user/', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      for (const l of served) res.write(l + '\n');
+      res.end();
+    });
+    app = makeTestApp({ env: { CFP_LICHESS_URL: source.url, CFP_CHESSCOM_URL: source.url } });
+    server = await startServer(app);
+    ({ browser, close: closeBrowser } = await launchChromium(chromium!));
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.close();
+    await source?.close();
+    await app?.close();
+  });
+
+  async function signedIn(userId: string): Promise<Page> {
+    const page = await (await browser.createBrowserContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(signInLink(app.deps, server.url, userId));
+    await page.waitForSelector('main');
+    await page.goto(`${server.url}/prep`);
+    return page;
+  }
+
+  test('scout a player and walk their tree; another owner sees none of it', async () => {
+    const alice = app.addUser('Alice');
+    const bob = app.addUser('Bob');
+    const page = await signedIn(alice.user.id);
+    await page.waitForSelector('[data-testid="no-scouts"]');
+    await page.type('[data-testid="scout-username"]', 'RivalX');
+    await page.click('[data-testid="scout-submit"]');
+    await page.waitForSelector('[data-testid="tree-move"]');
+    // As White: e4 in 3 of 4 games (75%), d4 in 1 (25%).
+    const rows = () => page.$$eval('[data-testid="scout-tree"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(await rows()).toEqual([
+      ['e4', '3', '75', '50', '1/1/1'],
+      ['d4', '1', '25', '100', '1/0/0'],
+    ]);
+    await page.click('[data-testid="tree-move"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scout-tree"] p')?.textContent?.includes('After e4'));
+    expect((await rows()).map((r) => [r[0], r[2]])).toEqual([
+      ['c5', '66.7'],
+      ['e5', '33.3'],
+    ]);
+
+    const other = await signedIn(bob.user.id);
+    await other.waitForSelector('[data-testid="no-scouts"]');
+    expect(await other.$eval('main', (m) => m.textContent)).not.toMatch(/rivalx/i);
+    expect(errors).toEqual([]);
+  });
+});
