@@ -101,7 +101,7 @@ export const ListGamesInput = z.object({
   result: csvOf(RESULTS, 'results'),
   colour: csvOf(COLOURS, 'colours'),
   timeClass: csvOf(RAW_TIME_CLASSES, 'raw time classes'),
-  from: IsoDate.optional().describe('First day, YYYY-MM-DD (UTC), inclusive; an inverted from/to pair drops both bounds'),
+  from: IsoDate.optional().describe('First day, YYYY-MM-DD (UTC), inclusive; from after to is a 400 naming both'),
   to: IsoDate.optional().describe('Last day, YYYY-MM-DD (UTC), inclusive'),
   movesMin: z.number().int().min(0).optional().describe('Minimum length in full moves, inclusive'),
   movesMax: z.number().int().min(0).optional().describe('Maximum length in full moves, inclusive'),

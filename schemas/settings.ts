@@ -177,6 +177,7 @@ export const ClaudeConfig = z
     stdio: z.unknown().describe('claude_desktop_config.json for the stdio transport, exactly what `chess-footprint claude-config` prints (token placeholder)'),
     http: z.unknown().describe('for MCP clients that speak streamable HTTP: this server\'s MCP URL and the bearer header (token placeholder)'),
     tokenPlaceholder: z.string().describe('The text to replace with a token created above'),
+    writeCommand: z.string().describe('The command that writes the stdio entry into Claude Desktop\'s file, as this installation runs it (`node /abs/bin/chess-footprint.js …` in a clone, `chess-footprint …` when installed)'),
   })
   .describe('Ready-to-paste Claude Desktop configuration');
 

@@ -34,5 +34,6 @@ export async function buildDashboard(outDir = join(root, 'dist', 'web')): Promis
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { outDir, gzipBytes } = await buildDashboard();
-  console.log(`dashboard built into ${outDir} (${(gzipBytes / 1024).toFixed(1)} KiB gzipped)`);
+  // stderr: stdout of a build run by `npm pack --json` (prepare) must stay the JSON alone.
+  console.error(`dashboard built into ${outDir} (${(gzipBytes / 1024).toFixed(1)} KiB gzipped)`);
 }

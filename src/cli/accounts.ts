@@ -30,7 +30,7 @@ export function registerAccountCommands(program: Command): void {
       console.error(claudeDesktopLines(token, deps.config.dataDir).join('\n'));
       console.log(`dashboard: ${signInLink(deps, publicBaseUrl(deps.config), user.id)}   (one-time sign-in link, valid 10 minutes, once \`${cliCommand()} serve\` runs)`);
       console.log(token);
-    });
+    }, 'create');
   });
 
   const token = program.command('token').description('personal access tokens (shown once; only fingerprints are stored)');

@@ -1,12 +1,6 @@
-import { join } from 'node:path';
-import { packageRoot } from '../paths.js';
-import { claudeConfigJson, mcpServerEntry } from './claudeConfig.js';
+import { claudeConfigJson, cliCommand, mcpServerEntry } from './claudeConfig.js';
 
-/** How to run this CLI again: the bare name when installed (npm links it on PATH), else node and the absolute bin. */
-export function cliCommand(): string {
-  const bin = join(packageRoot, 'bin', 'chess-footprint.js');
-  return packageRoot.split(/[\\/]/).includes('node_modules') ? 'chess-footprint' : `node ${bin}`;
-}
+export { cliCommand };
 
 /** The token line: the token when one was just issued, else how to get one (tokens are shown once). */
 export function tokenLines(token: string | null, dataDir: string): string[] {

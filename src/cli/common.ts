@@ -1,9 +1,12 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { closeAppDeps, createAppDeps } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import { dataDirError, isStoreFault } from './errors.js';
+import { CliError, dataDirError, EXIT, isStoreFault } from './errors.js';
+import { storeFile } from '../store/db.js';
 import type { AppDeps, User } from '../context.js';
-import { ownerOrNamed } from '../services/accounts/index.js';
+import { cliCommand, ownerOrNamed } from '../services/accounts/index.js';
 
 export interface StoreOptions {
   dataDir?: string;
@@ -30,9 +33,33 @@ export function openApp(config: Config, opts: { serving?: boolean } = {}): AppDe
   }
 }
 
-/** Runs `fn` with the app opened on the data dir, closing it afterwards whatever happens. */
-export async function withApp<T>(opts: StoreOptions, fn: (deps: AppDeps) => Promise<T> | T): Promise<T> {
-  const deps = openApp(loadConfig({ dataDir: opts.dataDir }));
+/**
+ * Stops a command that reads a store when the data folder holds none: opening it would create one
+ * (folder, database, secret key) as a side effect, somewhere the user did not mean. Names the folder
+ * and the commands that make a store, as this installation runs them.
+ */
+export function requireExistingStore(config: Config): Config {
+  try {
+    statSync(storeFile(config.dataDir));
+  } catch (err) {
+    // A folder that cannot be reached at all (a file in the way, no permission) is the usual exit 3 with its reason.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw dataDirError(config.dataDir, err);
+    const dir = resolve(config.dataDir);
+    throw new CliError(
+      `no store in ${dir}: create one with \`${cliCommand()} init --name NAME --email EMAIL --data-dir ${dir}\` (or \`demo\` / \`serve --demo\`), or point --data-dir (or $CFP_DATA_DIR) at an existing one`,
+      EXIT.dataDir,
+    );
+  }
+  return config;
+}
+
+/**
+ * Runs `fn` with the app opened on the data dir, closing it afterwards whatever happens. Only the
+ * commands that make a store (`init`, `demo`) pass `create`; every other one needs an existing store.
+ */
+export async function withApp<T>(opts: StoreOptions, fn: (deps: AppDeps) => Promise<T> | T, mode: 'existing' | 'create' = 'existing'): Promise<T> {
+  const config = loadConfig({ dataDir: opts.dataDir });
+  const deps = openApp(mode === 'create' ? config : requireExistingStore(config));
   try {
     return await fn(deps);
   } finally {
@@ -44,7 +71,8 @@ export async function withApp<T>(opts: StoreOptions, fn: (deps: AppDeps) => Prom
 export function requireAccount(deps: AppDeps, opts: StoreOptions): User {
   const user = ownerOrNamed(deps.store, opts.user);
   if (!user) {
-    fail(opts.user ? `no account with email ${opts.user}` : 'this store has no account yet: run `chess-footprint init --name NAME --email EMAIL` (or `demo`)');
+    const dir = resolve(deps.config.dataDir);
+    fail(opts.user ? `no account with email ${opts.user} in ${dir}` : `the store in ${dir} has no account yet: run \`${cliCommand()} init --name NAME --email EMAIL --data-dir ${dir}\` (or \`demo\`)`);
   }
   return user;
 }

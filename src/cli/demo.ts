@@ -18,6 +18,6 @@ export function registerDemoCommand(program: Command): void {
         const { user, token } = await seedDemo(deps, { games, seed });
         console.error(`demo owner ${user.email} created`);
         console.log(token);
-      });
+      }, 'create');
     });
 }

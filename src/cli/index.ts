@@ -1,8 +1,8 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { packageJson } from '../paths.js';
 import { registerAccountCommands } from './accounts.js';
 import { registerClaudeConfigCommand } from './claudeConfigCommand.js';
-import { describeCliError } from './errors.js';
+import { describeCliError, EXIT } from './errors.js';
 import { registerDemoCommand } from './demo.js';
 import { registerLibraryCommands } from './library.js';
 import { registerMcpCommand } from './mcp.js';
@@ -15,7 +15,10 @@ export function buildProgram(): Command {
   const program = new Command('chess-footprint')
     .description(packageJson.description)
     .version(packageJson.version)
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Commander exits 1 on its own usage errors; ours is 2 (README "Exit codes"). Set before the
+    // subcommands are added so each inherits it; main() maps the thrown error to the code.
+    .exitOverride();
   registerServeCommand(program);
   registerMcpCommand(program);
   registerClaudeConfigCommand(program);
@@ -33,6 +36,11 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander has printed its message (or the help) already: only the code is left to set.
+      process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
     const { message, exitCode } = describeCliError(err);
     console.error(`error: ${message}`);
     process.exitCode = exitCode;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createAppDeps, closeAppDeps } from '../app.js';
 import { loadConfig } from '../config.js';
 import { bulkReview, type BulkProgress } from '../services/review/index.js';
-import { fail, requireAccount, storeOptions, type StoreOptions } from './common.js';
+import { fail, requireAccount, requireExistingStore, storeOptions, type StoreOptions } from './common.js';
 
 interface ReviewOptions extends StoreOptions {
   since?: string;
@@ -41,7 +41,7 @@ export function registerReviewCommand(program: Command): void {
     const limit = opts.limit === undefined ? undefined : Number(opts.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) fail('--limit expects a whole number of games, at least 1');
     if (opts.provider && !['siteA', 'siteB', 'fed', 'manual', 'pgn'].includes(opts.provider)) fail('--provider expects siteA, siteB, fed, manual or pgn');
-    const deps = createAppDeps(loadConfig({ dataDir: opts.dataDir, enginePath: opts.engine }));
+    const deps = createAppDeps(requireExistingStore(loadConfig({ dataDir: opts.dataDir, enginePath: opts.engine })));
     const stop = new AbortController();
     const onSigint = () => {
       process.stderr.write('\nstopping after the current game; finished reviews are kept (run again to resume)\n');

@@ -9,6 +9,7 @@ import { ownerOrNamed } from '../services/accounts/index.js';
 import { tools } from '../../tools/index.js';
 import { cliCommand, serveBanner } from './banner.js';
 import { openApp } from './common.js';
+import { markServing } from '../store/liveServe.js';
 import { CliError, EXIT, listenError } from './errors.js';
 import { signInLink } from './signInLink.js';
 import { openingTable } from '../chess/openings.js';
@@ -80,10 +81,13 @@ export function registerServeCommand(program: Command): void {
         throw listenError(config.host, config.port, err);
       }
       const stops = BACKGROUND.map((start) => start(deps, server.url));
+      // So `mcp` over stdio on this store links to this address (src/store/liveServe.ts).
+      const unmark = markServing(config.dataDir, server.url);
       const account = ownerOrNamed(deps.store);
       const signIn = account ? signInLink(deps, server.url, account.id) : null;
       console.log(serveBanner({ url: server.url, dataDir: config.dataDir, token, signIn }));
       const shutdown = async () => {
+        unmark();
         await Promise.all(stops.map((s) => s.stop()));
         await server.close();
         await closeAppDeps(deps);

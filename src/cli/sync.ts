@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import { ApiError } from '../errors.js';
 import { connectSource } from '../services/sync/index.js';
 import { addManualGame, importPgnFile, type ImportReport } from '../services/games/index.js';
-import { syncUser, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
+import { listConnections, syncConnection, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
 import type { SourceProvider } from '../services/sync/index.js';
+import { cliCommand } from '../services/accounts/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
 const SOURCE_ALIASES: Record<string, SourceProvider> = { siteA: 'siteA', chesscom: 'siteA', 'chess.com': 'siteA', siteB: 'siteB', lichess: 'siteB', fed: 'fed', ecf: 'fed' };
@@ -73,7 +74,7 @@ export function registerSyncCommands(program: Command): void {
       const user = requireAccount(deps, opts);
       try {
         const c = connectSource(deps, user.id, sourceOf(source), id, opts.token);
-        console.log(`connected ${NAMES[c.provider]} ${c.externalId}; run \`chess-footprint sync\` to fetch the games`);
+        console.log(`connected ${NAMES[c.provider]} ${c.externalId}; run \`${cliCommand()} sync\` to fetch the games`);
       } catch (err) {
         if (err instanceof ApiError) fail(err.message);
         throw err;
@@ -90,10 +91,16 @@ export function registerSyncCommands(program: Command): void {
   ).action(async (opts: StoreOptions & { source?: string; full?: boolean }) => {
     const failed = await withApp(opts, async (deps) => {
       const user = requireAccount(deps, opts);
+      const all = listConnections(deps, user.id, opts.source ? sourceOf(opts.source) : undefined);
+      if (!all.length) fail(`no source connected: run \`${cliCommand()} connect siteA|siteB|fed ID\` first`);
+      // A demo store's made-up accounts are never synced (they would be real strangers' accounts):
+      // nothing is wrong, so they are skipped with one line, not reported as failures.
+      const demo = all.filter((c) => c.status === 'demo');
+      if (demo.length) console.log(`skipped ${demo.length} demo connection${demo.length > 1 ? 's' : ''} (${demo.map((c) => `${NAMES[c.provider]} ${c.externalId}`).join(', ')}): made-up accounts, never synced`);
       const bar = progressPrinter();
-      const summaries = await syncUser(deps, user.id, { provider: opts.source ? sourceOf(opts.source) : undefined, full: !!opts.full, onProgress: bar.update });
+      const summaries: SourceSummary[] = [];
+      for (const c of all.filter((c) => c.status !== 'demo')) summaries.push(await syncConnection(deps, c, { full: !!opts.full, onProgress: bar.update }));
       bar.done();
-      if (!summaries.length) fail('no source connected: run `chess-footprint connect siteA|siteB|fed ID` first');
       for (const s of summaries) console.log(summaryLine(s));
       return summaries.some((s) => !s.ok);
     });

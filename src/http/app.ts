@@ -14,6 +14,7 @@ import { under } from './gate.js';
 import { shareRouter } from './sharePage.js';
 import { createDashboard } from './dashboard.js';
 import { asApiError } from '../errors.js';
+import { cliCommand, stdioCommandLine } from '../services/accounts/index.js';
 
 export interface HttpOptions {
   /** Absolute base used in discovery documents and links, e.g. http://127.0.0.1:3000 */
@@ -52,8 +53,8 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     ['/.well-known/mcp.json', staticDocument(json, serverCard(tools, base))],
     ['/.well-known/agent-skills/index.json', staticDocument(json, agentSkillsIndex(tools, base))],
     ['/.well-known/agent-skills/chess-footprint-coach/SKILL.md', staticDocument(markdown, coachSkillMd(tools, base))],
-    ['/llms.txt', staticDocument(markdown, llmsTxt(tools, base))],
-    ['/auth.md', staticDocument(markdown, authMd(base))],
+    ['/llms.txt', staticDocument(markdown, llmsTxt(tools, base, stdioCommandLine(deps.config.dataDir)))],
+    ['/auth.md', staticDocument(markdown, authMd(base, cliCommand()))],
     // SEP-2127: the card at <streamable-http-url>/server-card, listed by the MCP Catalog; both public and CORS-open.
     ['/api/mcp/server-card', staticDocument(SERVER_CARD_MEDIA_TYPE, serverCardV2(base), { 'Access-Control-Allow-Origin': '*' })],
     ['/.well-known/mcp/catalog.json', staticDocument(json, mcpCatalog(base), { 'Access-Control-Allow-Origin': '*' })],

@@ -67,7 +67,7 @@ export function coachSkillMd(tools: readonly AnyTool[], baseUrl: string): string
     '',
     '# Coaching with chess-footprint',
     '',
-    `Connect to the MCP server at ${baseUrl}/api/mcp (streamable HTTP) with the owner's bearer token, or run \`chess-footprint mcp\` over stdio with CFP_TOKEN set.`,
+    `Connect to the MCP server at ${baseUrl}/api/mcp (streamable HTTP) with the owner's bearer token, or over stdio with the command \`claude-config\` prints on that machine (CFP_TOKEN set; never \`npx chess-footprint\`, a name this project does not publish).`,
     '',
     '## A session',
     '1. `get_profile`: who the player is and how fresh the data is (`lastSyncedAt`).',
@@ -103,8 +103,13 @@ export function agentSkillsIndex(tools: readonly AnyTool[], baseUrl: string) {
   };
 }
 
-/** llms.txt: what the service is, how to connect, every tool with its one-line purpose. */
-export function llmsTxt(tools: readonly AnyTool[], baseUrl: string): string {
+/**
+ * llms.txt: what the service is, how to connect, every tool with its one-line purpose. The stdio line
+ * is the command this installation runs (`stdioCommandLine`, what `claude-config` prints), never
+ * `npx chess-footprint`: that npm name is not published by this project, and whoever claimed it would
+ * be run by every agent following this file.
+ */
+export function llmsTxt(tools: readonly AnyTool[], baseUrl: string, stdioCommand: string): string {
   const line = (t: AnyTool) => `- [${t.name}](${baseUrl}/openapi.json#${t.name}): ${oneLine(t.httpDescription)} (\`${t.rest.method} ${t.rest.path}\`)`;
   return [
     '# chess-footprint',
@@ -116,7 +121,7 @@ export function llmsTxt(tools: readonly AnyTool[], baseUrl: string): string {
     '## Connect',
     '',
     `- MCP (streamable HTTP, stateless): POST ${baseUrl}/api/mcp with \`Authorization: Bearer cfp_…\` for personal tools; public tools need no header.`,
-    '- MCP over stdio (Claude Desktop): command `npx chess-footprint mcp` with the environment variable `CFP_TOKEN`.',
+    `- MCP over stdio (Claude Desktop), on the machine that runs this server: \`${stdioCommand}\` (\`claude-config\` prints it as a Claude Desktop entry, or writes it with \`--write\`). Do not use \`npx chess-footprint\`: this project publishes no npm package, so that name would fetch someone else's code.`,
     `- REST: ${baseUrl}/api/v1/…, described by ${baseUrl}/openapi.json (OpenAPI ${'3.1.0'}, description version ${API_DESCRIPTION_VERSION}).`,
     `- Tokens: ${baseUrl}/auth.md. Errors are JSON \`{error}\` with the HTTP status.`,
     '',
@@ -138,7 +143,8 @@ export function llmsTxt(tools: readonly AnyTool[], baseUrl: string): string {
   ].join('\n');
 }
 
-export function authMd(baseUrl: string): string {
+/** auth.md; `cli` is how this installation runs its CLI (`cliCommand`: absolute in a clone). */
+export function authMd(baseUrl: string, cli: string): string {
   return [
     '# Authentication',
     '',
@@ -149,7 +155,7 @@ export function authMd(baseUrl: string): string {
     'On the machine that runs the server:',
     '',
     '```sh',
-    'chess-footprint token create --name "Claude Desktop"',
+    `${cli} token create --name "Claude Desktop"`,
     '```',
     '',
     'The token is printed once, alone on stdout. Only its SHA-256 fingerprint is stored: it cannot be shown again; create a new one if it is lost. `init` and `demo` also print a token for the account they create.',
@@ -167,8 +173,8 @@ export function authMd(baseUrl: string): string {
     '## Revoke',
     '',
     '```sh',
-    'chess-footprint token list',
-    'chess-footprint token revoke <id>',
+    `${cli} token list`,
+    `${cli} token revoke <id>`,
     '```',
     '',
     'Revocation takes effect on the next request. A missing, invalid or revoked token gets `401 {"error": …}` with one fixed message; a token only ever reaches its owner\'s data, and another user\'s id answers exactly like an unknown id (404).',

@@ -77,14 +77,20 @@ export function mcpCatalog(baseUrl: string) {
   };
 }
 
+/** Said inside server.json wherever it is read (package root, `/server.json`): the npm name it points at is not published yet. */
+export const UNPUBLISHED_NOTE =
+  'Kept for when the npm package is published: the package named here is not on the npm registry yet and is not run by this project. Start this installation over stdio with the command `claude-config` prints (absolute node, script and data folder), never with npx.';
+
 /**
  * server.json for the MCP Registry. The npm package runs `chess-footprint mcp` over stdio; the
  * remote is left out because each player runs the server on their own machine (a registry remote
- * must be publicly reachable).
+ * must be publicly reachable). Until the package is published, `_meta` says so (the registry schema's
+ * publisher-provided block), since an agent reading it would otherwise run whoever holds the name.
  */
 export function registryServerJson() {
   return {
     $schema: REGISTRY_SERVER_SCHEMA,
+    _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { published: false, note: UNPUBLISHED_NOTE } },
     name: packageJson.mcpName,
     title: 'chess-footprint',
     description: SHORT_DESCRIPTION,

@@ -51,7 +51,9 @@ describe('a first run', { timeout: 300_000 }, () => {
       expect(out).toContain('the token printed when this store was created still works');
       expect(out).toContain(`token create --name NAME --data-dir ${data}`);
       // The Claude Desktop snippet of a restart has the placeholder, never a new token.
-      expect(out).toContain('"CFP_TOKEN": "<a token from `chess-footprint token create --name claude`>"');
+      // As this installation runs it (a clone: node and the absolute script), with this store's folder.
+      const bin = join(import.meta.dirname, '..', '..', 'bin', 'chess-footprint.js');
+      expect(out).toContain(`"CFP_TOKEN": "<a token from \`node ${bin} token create --name claude --data-dir ${data}\`>"`);
       const url = /listening on (\S+)/.exec(out)![1];
       const me = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status).toBe(200);
@@ -140,6 +142,8 @@ describe('a first run', { timeout: 300_000 }, () => {
       const client = new Client({ name: 'first-run', version: '0.0.0' });
       await client.connect(transport);
       try {
+        // README: every tool is listed still; each personal one then fails with a clear message.
+        expect((await client.listTools()).tools).toHaveLength(29);
         const res = await client.callTool({ name: 'get_profile', arguments: {} });
         expect(res.isError).toBe(true);
         expect(err).toContain(expected);
@@ -147,6 +151,36 @@ describe('a first run', { timeout: 300_000 }, () => {
         await client.close();
       }
     }
+  });
+
+  test('a command that reads a store creates none: no store is exit 3 naming the folder and the command that makes one', async () => {
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    const bin = join(import.meta.dirname, '..', '..', 'bin', 'chess-footprint.js');
+    // Without --data-dir (the default ~/.chess-footprint, HOME pointed at an empty folder), and with a relative one from another folder.
+    const env = { HOME: home };
+    const byDefault = await run(['claude-config'], env);
+    expect(byDefault.code).toBe(3);
+    expect(byDefault.stderr).toContain(`error: no store in ${join(home, '.chess-footprint')}: create one with \`node ${bin} init --name NAME --email EMAIL --data-dir ${join(home, '.chess-footprint')}\``);
+    const relative = await run(['claude-config', '--write', '--data-dir', 'somewhere/.data'], env);
+    expect(relative.code).toBe(3);
+    expect(relative.stderr).toContain(`no store in ${join(process.cwd(), 'somewhere', '.data')}`);
+    for (const args of [['token', 'list'], ['sync'], ['report', 'generate']]) expect((await run([...args, '--data-dir', join(home, 'x')])).code, args.join(' ')).toBe(3);
+    expect(readdirSync(home)).toEqual([]);
+    expect(readdirSync(process.cwd())).not.toContain('somewhere');
+  });
+
+  test('usage errors are exit 2 (commander included); sync on a demo store skips the made-up connections and exits 0', async () => {
+    const unknown = await run(['serve', '--prot', '47102']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown option '--prot'");
+    expect((await run(['nonsense'])).code).toBe(2);
+    expect((await run(['--version'])).code).toBe(0);
+
+    const demo = await run(['sync', '--data-dir', join(dir, 'claude')]);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout.trim()).toMatch(/^skipped 3 demo connections \((ECF|chess\.com|lichess) .+\): made-up accounts, never synced$/);
+    expect(demo.stdout + demo.stderr).not.toContain('FAILED');
   });
 
   test('human errors with documented exit codes: missing file 2, busy port 4, unusable data folder 3', async () => {

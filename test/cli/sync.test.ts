@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerSyncCommands } from '../../src/cli/sync.js';
+import { cliCommand } from '../../src/services/accounts/index.js';
 import { systemClock } from '../../src/clock.js';
 import { createUser } from '../../src/services/accounts/accounts.js';
 import { openStore, storeFile } from '../../src/store/db.js';
@@ -48,7 +49,7 @@ describe('sync CLI', () => {
     server.route('/v2/new/api.php', (_q, res) => void res.writeHead(200).end('{"games": "not a list"}'));
     await run('connect', 'siteB', 'RookRanger42');
     await run('connect', 'fed', '998877C');
-    expect(out).toEqual(['connected lichess RookRanger42; run `chess-footprint sync` to fetch the games', 'connected ECF 998877C; run `chess-footprint sync` to fetch the games']);
+    expect(out).toEqual([`connected lichess RookRanger42; run \`${cliCommand()} sync\` to fetch the games`, `connected ECF 998877C; run \`${cliCommand()} sync\` to fetch the games`]);
     out.length = 0;
     await run('sync');
     expect(out.join('\n')).toContain('lichess (RookRanger42): ok: fetched 5, stored 5, skipped 0');

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { revokeToken } from '../../src/auth/tokens.js';
@@ -214,6 +215,9 @@ describe('discovery documents', () => {
     expect(skills.skills[0].digest).toBe(`sha256:${createHash('sha256').update(md.body).digest('hex')}`);
     const llms = (await rest(server.url, '/llms.txt')).body as string;
     for (const t of tools) expect(llms).toContain(`[${t.name}]`);
+    // The stdio start as this installation runs it (absolute node and script), never the unowned npm name.
+    expect(llms).toContain(`${process.execPath} ${join(import.meta.dirname, '..', '..', 'bin', 'chess-footprint.js')} mcp --data-dir `);
+    expect(llms).not.toMatch(/command `npx chess-footprint/);
     expect((await rest(server.url, '/auth.md')).body).toContain('token revoke');
   });
 

@@ -29,6 +29,8 @@ describe('the built package', { timeout: 240_000 }, () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/chess-footprint.js', 'dist/src/cli/index.js', 'src/store/migrations/0000_init.sql', 'src/store/migrations/meta/_journal.json']));
     expect(files.filter((f) => f.startsWith('test/') || (f.startsWith('src/') && !f.startsWith('src/store/migrations/')))).toEqual([]);
+    // drizzle's snapshots serve only migration generation (npm run db:generate), never a running store.
+    expect(files.filter((f) => /^src\/store\/migrations\/meta\/.*_snapshot\.json$/.test(f))).toEqual([]);
     // No shipped file points at a source map or a source file that is not shipped.
     for (const f of files.filter((p) => p.endsWith('.js'))) expect(readFileSync(join(pkg, f), 'utf8'), f).not.toContain('sourceMappingURL');
     expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} chess-footprint contributors/);

@@ -150,7 +150,7 @@ export async function settingsPage(main: HTMLElement): Promise<void> {
       'section',
       {},
       h('h2', {}, 'Claude Desktop'),
-      h('p', {}, 'Add this to claude_desktop_config.json (or run ', h('code', {}, 'chess-footprint claude-config --write'), '), replacing ', h('code', {}, claude.tokenPlaceholder), ' with a token created above.'),
+      h('p', {}, 'Add this to claude_desktop_config.json (or run ', h('code', {}, claude.writeCommand), '), replacing ', h('code', {}, claude.tokenPlaceholder), ' with a token created above.'),
       h('h3', {}, 'Claude Desktop (stdio)'),
       pre(JSON.stringify(claude.stdio, null, 2)),
       h('h3', {}, `MCP clients that speak streamable HTTP: ${claude.mcpUrl}`),

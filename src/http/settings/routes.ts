@@ -23,7 +23,7 @@ import {
 } from '../../../schemas/settings.js';
 import { listSessions, redeemSignInCode, revokeSession, signInWithToken } from '../../auth/sessions.js';
 import { issueToken, listTokens, revokeToken } from '../../auth/tokens.js';
-import { claudeDesktopConfig, TOKEN_PLACEHOLDER } from '../../services/accounts/index.js';
+import { claudeDesktopConfig } from '../../services/accounts/index.js';
 import { ApiError } from '../../errors.js';
 import { connectSource, disconnectSource } from '../../services/sync/index.js';
 import { smtpSettingsFrom } from '../../services/reports/index.js';
@@ -287,7 +287,7 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     errors: [401, 403],
     handler: (ctx) => {
       const mcpUrl = `${ctx.baseUrl}/api/mcp`;
-      return { mcpUrl, tokenPlaceholder: TOKEN_PLACEHOLDER, ...claudeDesktopConfig({ mcpUrl, dataDir: ctx.deps.config.dataDir }) };
+      return { mcpUrl, ...claudeDesktopConfig({ mcpUrl, dataDir: ctx.deps.config.dataDir }) };
     },
   }),
   defineSettingsRoute({

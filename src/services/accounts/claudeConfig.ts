@@ -3,7 +3,21 @@ import { packageRoot } from '../../paths.js';
 
 /** The key of this server under `mcpServers` in Claude Desktop's configuration. */
 export const SERVER_NAME = 'chess-footprint';
-export const TOKEN_PLACEHOLDER = '<a token from `chess-footprint token create --name claude`>';
+
+/**
+ * How to run this CLI again: the bare name when installed (npm links it on PATH), else node and the
+ * absolute bin. In a clone `chess-footprint` is on no PATH, and the npm registry name is not ours
+ * (unpublished), so printing the bare name there would send a user or an agent to someone else's package.
+ */
+export function cliCommand(): string {
+  const bin = join(packageRoot, 'bin', 'chess-footprint.js');
+  return packageRoot.split(/[\\/]/).includes('node_modules') ? 'chess-footprint' : `node ${bin}`;
+}
+
+/** Where the token goes until there is one: the command that prints one for this store, as this installation runs it. */
+export function tokenPlaceholder(dataDir: string): string {
+  return `<a token from \`${cliCommand()} token create --name claude --data-dir ${resolve(dataDir)}\`>`;
+}
 
 export interface McpServerEntry {
   command: string;
@@ -20,8 +34,14 @@ export function mcpServerEntry(opts: { dataDir: string; token: string | null }):
   return {
     command: process.execPath,
     args: [join(packageRoot, 'bin', 'chess-footprint.js'), 'mcp', '--data-dir', resolve(opts.dataDir)],
-    env: { CFP_TOKEN: opts.token ?? TOKEN_PLACEHOLDER },
+    env: { CFP_TOKEN: opts.token ?? tokenPlaceholder(opts.dataDir) },
   };
+}
+
+/** The entry as one shell command line (llms.txt): what Claude Desktop runs, with the token in the environment. */
+export function stdioCommandLine(dataDir: string): string {
+  const { command, args } = mcpServerEntry({ dataDir, token: null });
+  return `CFP_TOKEN=cfp_… ${[command, ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')}`;
 }
 
 /** The snippet to paste into claude_desktop_config.json (what `claude-config` prints). */
@@ -36,7 +56,10 @@ export function claudeConfigJson(entry: McpServerEntry): string {
  */
 export function claudeDesktopConfig(opts: { mcpUrl: string; dataDir: string }) {
   return {
+    tokenPlaceholder: tokenPlaceholder(opts.dataDir),
+    /** The command that writes the stdio entry for this store, as this installation runs it. */
+    writeCommand: `${cliCommand()} claude-config --write --data-dir ${resolve(opts.dataDir)}`,
     stdio: { mcpServers: { [SERVER_NAME]: mcpServerEntry({ dataDir: opts.dataDir, token: null }) } },
-    http: { mcpServers: { [SERVER_NAME]: { type: 'http', url: opts.mcpUrl, headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } } },
+    http: { mcpServers: { [SERVER_NAME]: { type: 'http', url: opts.mcpUrl, headers: { Authorization: `Bearer ${tokenPlaceholder(opts.dataDir)}` } } } },
   };
 }

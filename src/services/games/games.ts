@@ -79,6 +79,11 @@ export function toSummary(row: Pick<GameRow, keyof typeof summaryColumns>): Game
  * game changes. The input is the whole key (it holds no dates relative to today).
  */
 export function listGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
+  // An inverted range is a mistake to report, not a filter to drop silently (issue 27 supersedes the
+  // spec's "drops both bounds": an agent that swapped them got every game and no sign of it).
+  if (input.from !== undefined && input.to !== undefined && input.from > input.to) {
+    throw new ApiError(400, `from (${input.from}) is after to (${input.to}): give the earlier day as from, the later as to`);
+  }
   return memoByOwner(ctx.store, ctx.user.id, `list_games ${JSON.stringify(input)}`, () => computeListGames(ctx, input));
 }
 
@@ -88,10 +93,8 @@ function computeListGames(ctx: PersonalCtx, input: ListGamesInput): GameList {
   if (input.result) conds.push(inArray(games.result, input.result));
   if (input.colour) conds.push(inArray(games.colour, input.colour));
   if (input.timeClass) conds.push(inArray(games.timeClass, input.timeClass));
-  // An inverted pair drops both bounds (spec), rather than matching nothing.
-  const inverted = input.from !== undefined && input.to !== undefined && input.from > input.to;
-  const from = inverted ? null : (input.from ?? null);
-  const to = inverted ? null : (input.to ?? null);
+  const from = input.from ?? null;
+  const to = input.to ?? null;
   if (from) conds.push(gte(games.playedAt, from));
   if (to) conds.push(lt(games.playedAt, addDays(to, 1)));
   if (input.movesMin !== undefined) conds.push(gte(games.movesCount, input.movesMin));

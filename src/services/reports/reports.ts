@@ -8,6 +8,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { liveServe } from '../../store/liveServe.js';
 import type { Store } from '../../store/db.js';
 import { weeklyReports } from '../../store/schema/index.js';
 import { puzzleWeek } from '../stats/index.js';
@@ -49,9 +50,12 @@ export function publicBaseUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'p
   return (config.publicBaseUrl ?? `http://${host}:${config.port}`).replace(/\/+$/, '');
 }
 
-/** Base of links in an answer: CFP_PUBLIC_URL when set, else the origin the request reached, else host:port. */
+/**
+ * Base of links in an answer: CFP_PUBLIC_URL when set, else the origin the request reached, else
+ * (over stdio, which has none) the origin of a live `serve` on the same store, else host:port.
+ */
 export function linkBase(ctx: Pick<PersonalCtx, 'config' | 'caller'>): string {
-  return (ctx.config.publicBaseUrl ?? ctx.caller.origin ?? publicBaseUrl(ctx.config)).replace(/\/+$/, '');
+  return (ctx.config.publicBaseUrl ?? ctx.caller.origin ?? liveServe(ctx.config.dataDir)?.origin ?? publicBaseUrl(ctx.config)).replace(/\/+$/, '');
 }
 
 /** The share page of a report: the unguessable path (derived from the store key), under `baseUrl`. */
