@@ -100,7 +100,7 @@ export const Ply = declaredAs<C.Ply>()(
       judgment: z
         .enum(PLY_JUDGMENTS)
         .nullable()
-        .describe("lichess's judgment of the move (inaccuracy, mistake, blunder; null: not judged), beside the class: a miss says here whether it was a mistake or a blunder"),
+        .describe("lichess's judgment; null: none. Beside the class: a miss says here whether it was a mistake or a blunder (inaccuracy, mistake, blunder)"),
       principalVariation: z.array(z.string()).describe("The engine's best line from the position before the move, SAN"),
       principalVariationUci: z.array(z.string()).describe('The same line in UCI'),
       principalVariationTruncated: z.boolean().describe('True when the stored line would not fully replay and was cut at its last legal move'),
@@ -211,7 +211,7 @@ export const Moment = declaredAs<C.Moment>()(
       source: z.enum(MOMENT_SOURCES).describe('engine: judged a blunder by lichess\'s rules (≥ 15 win% lost, or a forced mate allowed from −7.00 or better or let go for +7.00 or less) or a brilliancy; derived: surfaced by minCentipawnLoss'),
       severity: z.enum(SEVERITIES).describe('moderate (< 25 win% lost), major (25 to 40), critical (≥ 40, or a mate allowed or missed); brilliancies are moderate'),
       classification: z.string().nullable().describe('Move class of the ply'),
-      judgment: z.enum(PLY_JUDGMENTS).nullable().describe("lichess's judgment of the ply (inaccuracy, mistake, blunder; null: not judged), as on the ply"),
+      judgment: z.enum(PLY_JUDGMENTS).nullable().describe("lichess's judgment; null: none. As on the ply (inaccuracy, mistake, blunder)"),
       evalSwingCentipawns: z.number().int().describe("Mover-frame swing on evaluations clamped to ±500 (positive: the mover lost ground)"),
       centipawnLoss: z.number().int().nullable().describe('As on the ply'),
       evalBefore: Evaluation.nullable().describe('Side-to-move frame'),

@@ -42,7 +42,7 @@ export const GameSummary = z
     accuracy: z.number().nullable().describe("Effective accuracy of the owner (0-100): the platform's value preferred, this service's engine review as fallback; null when neither exists"),
     accuracySource: AccuracySource.nullable().describe('platform, review, or null when neither exists'),
     sourceUrl: z.string().describe("Link to the game at its source, or this service's own URL for imports"),
-    reviewed: z.boolean().describe("Whether this service's engine has reviewed the game (request_game_review); platform accuracy alone does not count"),
+    reviewed: z.boolean().describe("Reviewed by this service's engine. Platform accuracy alone does not count (request_game_review reviews it)"),
   })
   .describe('One game, as a row of the games list')
   .meta({ id: 'GameSummary' });
@@ -86,11 +86,11 @@ export const GameDetail = GameSummary.extend({
   review: GameReviewSummary.nullable().describe('null unless the game has been reviewed (request_game_review)'),
   reviewRequest: z
     .object({
-      status: z.enum(['queued', 'running', 'failed']),
-      note: z.string().describe('Where it stands; for a failed one (abandoned after its process stopped three times included) why, and the next step'),
+      status: z.enum(['queued', 'running', 'failed']).describe('Where the request is'),
+      note: z.string().describe('For a failed one (abandoned included): why, and the next step'),
     })
     .nullable()
-    .describe('The latest review request while the game has no review: queued, running or failed; null when reviewed or never requested'),
+    .describe('The latest review request of an unreviewed game; null if reviewed or never asked'),
 }).describe('One game with its moves and review');
 export type GameDetail = z.infer<typeof GameDetail>;
 
