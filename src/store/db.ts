@@ -35,16 +35,20 @@ export function openStore(file: string, opts: { log?: Log } = {}): Store {
   // against the 250 MB budget (npm run bench scale, "server peak RSS"), for no read it made faster.
   sqlite.pragma('cache_size = -16384');
   sqlite.pragma('temp_store = MEMORY');
-  // The one definition of reading a tag pair, for migrations that derive a column from stored PGNs (0009).
-  sqlite.function('pgn_tag', { deterministic: true }, (text: unknown, name: unknown) =>
-    typeof text === 'string' && typeof name === 'string' ? pgnTag(text, name) : null,
-  );
+  registerStoreFunctions(sqlite);
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
   installOwnerStamps(sqlite);
   // Keeps the planner's statistics fresh (cheap; only tables that changed a lot are re-analysed).
   sqlite.pragma('optimize = 0x10002');
   return { db, sqlite, key, close: () => sqlite.close() };
+}
+
+/** The SQL functions the migrations call: the one definition of reading a tag pair, for migrations that derive a column from stored PGNs (0009). */
+export function registerStoreFunctions(sqlite: Database.Database): void {
+  sqlite.function('pgn_tag', { deterministic: true }, (text: unknown, name: unknown) =>
+    typeof text === 'string' && typeof name === 'string' ? pgnTag(text, name) : null,
+  );
 }
 
 /** The database file of a data folder (openStore creates the folder, 0700, when missing). */

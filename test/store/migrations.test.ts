@@ -12,7 +12,7 @@ import { revealSourceToken } from '../../src/store/storedSecrets.js';
 import { verifyToken } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
 import { migrationsDir } from '../../src/paths.js';
-import { openStore, storeFile } from '../../src/store/db.js';
+import { openStore, registerStoreFunctions, storeFile } from '../../src/store/db.js';
 import { storePgn } from '../../src/services/games/gameWriter.js';
 import * as schema from '../../src/store/schema/index.js';
 import { REPO_ROOT } from '../helpers/fixtures.js';
@@ -67,6 +67,8 @@ describe('migrations are append-only and upgrade a store in place', () => {
     {
       mkdirSync(dir, { recursive: true });
       const sqlite = new Database(storeFile(dir));
+      // An earlier release's openStore registered the functions its migrations call (0009's pgn_tag).
+      registerStoreFunctions(sqlite);
       migrate(drizzle(sqlite), { migrationsFolder: earlierRelease(n) });
       seedFirstRelease(sqlite, fp);
       sqlite.close();
