@@ -124,8 +124,16 @@ describe('rate limits', () => {
   test('study uploads have their own 20-per-hour bucket', async () => {
     app = makeTestApp({ env: { CFP_RATE_LIMITS: 'personal:10000/60' } });
     const { token } = app.addUser();
-    for (let i = 0; i < 20; i += 1) expect((await app.call(uploadStudyGame, { pgn: OPERA_PGN }, token)).status).toBe(200);
-    expect((await app.call(uploadStudyGame, { pgn: OPERA_PGN }, token)).status).toBe(429);
+    // Each upload stores something (a note on another ply of the Opera game, one note a ply): an exact
+    // duplicate would spend nothing (issue 30).
+    const withNote = (i: number) => {
+      const [tags, movetext] = OPERA_PGN.split('\n\n');
+      let seen = 0;
+      const noted = movetext.replace(/(?<=\s|^)[A-Za-z][^\s{}]*/g, (san) => (++seen === i + 1 ? `${san} {upload ${i}}` : san));
+      return `${tags}\n\n${noted}`;
+    };
+    for (let i = 0; i < 20; i += 1) expect((await app.call(uploadStudyGame, { pgn: withNote(i) }, token)).status).toBe(200);
+    expect((await app.call(uploadStudyGame, { pgn: withNote(20) }, token)).status).toBe(429);
     // The coaching bucket is separate.
     expect((await app.call(addCoachingEntry, { kind: 'note', body: 'x' }, token)).status).toBe(200);
   });
