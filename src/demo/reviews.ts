@@ -4,7 +4,7 @@ import { insertReviewJob } from '../services/review/index.js';
 import { fullGameMoves } from '../services/games/index.js';
 import { ownerReview } from '../services/review/index.js';
 import { games, reviewJobs } from '../store/schema/index.js';
-import { storeSourceReview } from '../services/review/sourceReviews.js';
+import { storeSourceReview } from '../services/review/index.js';
 import type { DemoContext, DemoSeeder } from './seeder.js';
 import { shippedReviews } from './shippedReviews.js';
 

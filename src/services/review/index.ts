@@ -10,3 +10,4 @@ export * from './queueStatus.js';
 export * from './records.js';
 export * from './reviewReads.js';
 export * from './reviewRequests.js';
+export * from './sourceReviews.js';

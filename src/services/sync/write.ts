@@ -3,7 +3,7 @@ import { sha256 } from '../../chess/pgn.js';
 import type { SourceRecord } from '../../sources/types.js';
 import { connections, puzzleAttempts, ratingPoints } from '../../store/schema/index.js';
 import { insertGames, movesColumns, type NewGame } from '../games/index.js';
-import { storeSourceReview } from '../review/sourceReviews.js';
+import { storeSourceReview } from '../review/index.js';
 import type { SourceSyncContext } from './types.js';
 import type { ConnectionDetails } from '../../../schemas/profile.js';
 
