@@ -34,6 +34,7 @@ export const StoredPosition = declaredAs<T.StoredPosition>()(
     terminal: z.enum(TERMINALS).nullable(),
     depth: z.number().int(),
     nodes: z.number().int(),
+    deeper: z.literal(true).optional().describe('Searched again at the deeper budget (budget.deeper); absent: first pass only'),
   }),
 );
 
@@ -65,6 +66,18 @@ export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
     budget: z.object({
       nodesPerPosition: z.number().int(),
       multiPv: z.number().int(),
+      deeper: z
+        .object({
+          nodesPerPosition: z.number().int(),
+          margins: z.object({
+            judgment: z.number().describe('Winning chances (−1..1) either side of the 0.1 / 0.2 / 0.3 judgment thresholds'),
+            great: z.number().describe('Win% points either side of the great / only-move threshold'),
+            mateCp: z.number().describe('Centipawns from which a mate may hide (0: off)'),
+            moments: z.boolean().describe('The positions of a ply judged Blunder on the first pass are searched again'),
+          }),
+        })
+        .optional()
+        .describe('The deeper look: positions the first pass could not settle, searched again at this budget; absent on reviews without one'),
       search: z.enum(SEARCH_MODES).optional().describe('position: each position searched alone from a clean hash (reusable, reproducible); absent on older reviews (game walk, hash carried)'),
     }),
     startFen: z.string(),

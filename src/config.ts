@@ -2,6 +2,7 @@ import { homedir, availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ENGINE_BUILD, ENGINE_BUILDS } from './engine/builds.js';
+import { DEFAULT_DEEP_NODES } from './engine/pool.js';
 import { DEFAULT_BUCKETS, FAMILIES, type Family } from './limits/buckets.js';
 
 /**
@@ -56,6 +57,12 @@ export const ConfigSchema = z.object({
     // Chosen with the default build by `npm run bench engine` (README, Engine review).
     nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(100_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
+    // The deeper look (issue 25 item 2): chosen with nodesPerPosition by `npm run bench -- fidelity` (README).
+    deepNodes: fromEnv(
+      int(0, 1_000_000_000).default(DEFAULT_DEEP_NODES),
+      'CFP_ENGINE_DEEP_NODES',
+      'Nodes for the deeper look at the positions the first pass cannot settle (0: no deeper look, and no `great`)',
+    ),
   }),
   // Opt-in: games per owner per UTC day that `serve` reviews by itself (services/review/auto.ts).
   autoReviewPerDay: fromEnv(int(0, 1_000).default(0), 'CFP_AUTO_REVIEW', 'Games per owner per UTC day that serve reviews in the background, newest first (0: off)'),

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
-import { EnginePool, type Analyser } from './engine/pool.js';
+import { deeperLook, EnginePool, type Analyser } from './engine/pool.js';
 // By its file, not the review's door: the queue is process-wide and below the context (src/context.ts
 // types ctx.runtime with it), while the door also opens the request-level reads that take a context.
 import { ReviewQueue } from './services/review/queue.js';
@@ -41,6 +41,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       multiPv: deps.config.engine.multiPv,
       size: deps.config.engine.workers,
       nodesPerPosition: deps.config.engine.nodesPerPosition,
+      deeper: deeperLook(deps.config.engine.deepNodes),
     });
     return analyser;
   };

@@ -25,12 +25,17 @@ import { winPercentFromCp } from './winChances.js';
  * |            | any piece, not only the one moved) is left en prise for more than the move captured, the      |
  * |            | mover stands ≥ 50 after it, and the position was not decided before it                        |
  * | great      | the engine's first choice and the only move that keeps the evaluation: onlyMoveMargin ≥ 10    |
- * |            | win% points over the second choice; not the only legal move, not a recapture on the square    |
- * |            | the opponent just captured on, not a king move out of check, not in a decided position        |
+ * |            | win% points over the second choice, measured on the deeper look's search of the position      |
+ * |            | (issue 25: a lead of just over 10 at 100,000 nodes often shrank deeper); not the only legal   |
+ * |            | move, not a recapture on the square the opponent just captured on, not a king move out of      |
+ * |            | check, not in a decided position                                                               |
  * | best       | the engine's first choice, or a move conceding nothing on the unclamped evaluation            |
  * | good       | anything else (a move lichess would not judge)                                                 |
  *
- * Decided: the mover's win% before the move is ≥ 90 or ≤ 10 (beyond ±5.97 pawns on lichess's curve, or a mate).
+ * Decided: the mover's win% before the move is ≥ 90 or ≤ 10 (winning chances ±0.8 on lichess's curve, ±5.97 pawns,
+ * or a mate). Where lichess's own scale says a game is won or lost: its judgments stop calling a slip a blunder near
+ * there (Advice.scala: a forced mate let go while keeping +7.00 is only a Mistake, allowed from −7.00 or worse only a
+ * Mistake), and every further 100 cp moves the curve by under 4 points, so one move cannot stand out by 10.
  */
 export const THRESHOLDS = {
   /** A winning chance for `miss`: the mover's win% after the opponent's error, +1.50 pawns on lichess's curve. */
@@ -49,7 +54,7 @@ export const CLASSIFICATION_RULES = [
   'miss: a move judged mistake or blunder right after the opponent\'s move was judged mistake or blunder, when that error had given the mover a winning chance (win% ≥ 63.5, +1.50 pawns) and the move lets it go while leaving the mover no more than 5 win% below where they stood before the error;',
   'book: the position after the move is a named opening position (lichess opening table) and every earlier move was book;',
   'brilliant: a sound sacrifice, best or near-best (loss < 2): some piece of the mover (knight or more, not only the one moved) is left en prise for more than the move captured, the mover stays ≥ 50 win% and the position was not decided;',
-  'great: the engine\'s first choice when it is the only move that keeps the evaluation (≥ 10 win% points over the second choice), except the only legal move, a recapture on the square the opponent just captured on, a king move out of check, and decided positions (win% ≥ 90 or ≤ 10, about ±6 pawns, or a forced mate);',
+  'great: the engine\'s first choice when it is the only move that keeps the evaluation (≥ 10 win% points over the second choice on the deeper look\'s search of the position: never on a first-pass search alone), except the only legal move, a recapture on the square the opponent just captured on, a king move out of check, and decided positions (win% ≥ 90 or ≤ 10, about ±6 pawns, or a forced mate);',
   'best: the engine\'s first choice, or a move conceding nothing on the unclamped evaluation; good: any other move (one lichess would not judge).',
 ].join(' ');
 
@@ -71,6 +76,8 @@ export interface ClassifyInput {
   /** The mover's win% before the opponent's previous move, or null. */
   moverWinPercentBeforePrevious: number | null;
   onlyMoveMargin: number;
+  /** The position before the move was searched again at the deeper budget (StoredPosition.deeper): `great` needs it. */
+  deeperSearched: boolean;
   forcedMove: boolean;
   /** The mover was in check and moved the king. */
   kingMoveOutOfCheck: boolean;
@@ -103,7 +110,7 @@ export function classify(m: ClassifyInput): Classification {
   if (m.book) return 'book';
   const decided = isDecided(m.winPercentBefore);
   if (m.sacrifice && loss < THRESHOLDS.brilliantLoss && m.winPercentAfter >= 50 && !decided) return 'brilliant';
-  if (m.isBest && !m.forcedMove && !m.kingMoveOutOfCheck && !m.recapture && !decided && m.onlyMoveMargin >= THRESHOLDS.great) return 'great';
+  if (m.isBest && m.deeperSearched && !m.forcedMove && !m.kingMoveOutOfCheck && !m.recapture && !decided && m.onlyMoveMargin >= THRESHOLDS.great) return 'great';
   if (m.isBest || (m.rawLoss !== null && m.rawLoss <= 0)) return 'best';
   return 'good';
 }

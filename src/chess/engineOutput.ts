@@ -1,3 +1,4 @@
+import type { DeeperMargins } from './deeperLook.js';
 import type { Judgment } from './judgments.js';
 
 /**
@@ -33,6 +34,8 @@ export interface StoredPosition {
   terminal: Terminal | null;
   depth: number;
   nodes: number;
+  /** Searched again at the deeper budget (budget.deeper): this is that search's result. Absent: first pass only. */
+  deeper?: true;
 }
 
 /** The npm `stockfish` package's single-threaded WASM builds: the standard network, or a small one. */
@@ -92,11 +95,21 @@ export function positionKey(fen: string): string {
   return `${placement} ${side} ${castling} ${ep} ${clock >= 80 ? clock : 0} 1`;
 }
 
+/**
+ * The deeper look a review made (issue 25 item 2, src/chess/deeperLook.ts): the positions the first pass could
+ * not settle by these margins were searched again, alone from a clean hash, at this many nodes. Absent on reviews
+ * made without one (first pass only; still valid, but their `great` is not backed by a deeper search).
+ */
+export interface DeeperBudget {
+  nodesPerPosition: number;
+  margins: DeeperMargins;
+}
+
 export interface StoredAnalysis {
   engine: EngineIdentity;
   /** Present when the review is a source's own (no engine of ours ran); absent on engine reviews. */
   source?: SourceReview;
-  budget: { nodesPerPosition: number; multiPv: number; search?: SearchMode };
+  budget: { nodesPerPosition: number; multiPv: number; search?: SearchMode; deeper?: DeeperBudget };
   startFen: string;
   movesUci: string[];
   /** movesUci.length + 1 positions, in game order. */

@@ -108,6 +108,7 @@ export function buildPlies(analysis: StoredAnalysis, ctx: PlyContext): AnalysedP
       // The position before the opponent's move is in the opponent's frame: flip it to the mover's.
       moverWinPercentBeforePrevious: prevPrevEval ? winPercent(flip(prevPrevEval)) : null,
       onlyMoveMargin,
+      deeperSearched: posBefore?.deeper === true,
       forcedMove,
       kingMoveOutOfCheck: !!detail && detail.piece === 'k' && !!boardBefore?.inCheck(),
       recapture: !!detail?.captured && !!previous?.captured && previous.to === detail.to,

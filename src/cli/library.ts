@@ -6,7 +6,7 @@ import { parsePgn } from '../chess/pgn.js';
 import { analysisAccuracy } from '../chess/reviewAccuracy.js';
 import { loadConfig } from '../config.js';
 import { engineLabel } from '../engine/builds.js';
-import { EnginePool } from '../engine/pool.js';
+import { deeperLook, EnginePool } from '../engine/pool.js';
 import { dataDir } from '../paths.js';
 import { fail } from './common.js';
 
@@ -77,6 +77,7 @@ export function registerLibraryCommands(program: Command): void {
         multiPv: config.engine.multiPv,
         size: config.engine.workers,
         nodesPerPosition: nodes,
+        deeper: deeperLook(config.engine.deepNodes),
       });
       let failed = 0;
       try {

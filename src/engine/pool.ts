@@ -1,3 +1,4 @@
+import { DEEPER_MARGINS, unsettledPositions, type DeeperMargins } from '../chess/deeperLook.js';
 import { positionKey, type StoredAnalysis, type StoredPosition } from '../chess/engineOutput.js';
 import { gamePositions } from '../chess/positions.js';
 import { EngineFailure, UciEngine, type EngineSpec } from './uciEngine.js';
@@ -6,8 +7,21 @@ export interface PoolOptions extends EngineSpec {
   /** Engine processes: each takes a whole game when several wait, or they split one game that is alone. */
   size: number;
   nodesPerPosition: number;
+  /**
+   * The deeper look (issue 25 item 2): after the first pass, the positions it cannot settle by these margins
+   * (src/chess/deeperLook.ts) are searched again at `nodesPerPosition` nodes. Absent: first pass only.
+   */
+  deeper?: { nodesPerPosition: number; margins: DeeperMargins };
   /** How long one search may take before the engine counts as hung (default: searchTimeoutMs(nodes)). */
   searchTimeoutMs?: number;
+}
+
+/** The deeper look's default budget, chosen with the first pass's by `npm run bench -- fidelity` (README). */
+export const DEFAULT_DEEP_NODES = 300_000;
+
+/** The deeper look at `nodes` nodes with the default margins; none at 0 (first pass only). */
+export function deeperLook(nodes: number): PoolOptions['deeper'] {
+  return nodes > 0 ? { nodesPerPosition: nodes, margins: { ...DEEPER_MARGINS } } : undefined;
 }
 
 /** A position's search result, as reused from an earlier search of the same position. */
@@ -115,12 +129,12 @@ export class EnginePool implements Analyser {
   }
 
   /** Positions searched and positions taken from a memo since the pool started. For benchmarks. */
-  readonly counts = { searched: 0, reused: 0 };
+  readonly counts = { searched: 0, reused: 0, deeper: 0 };
 
   /** What a memo key carries beside the position: the engine and the budget (same build and budget, same result). */
-  private memoPrefix(): string {
+  private memoPrefix(nodes: number): string {
     const o = this.opts;
-    return `${o.path ?? o.build}|t${o.path ? o.threads : 1}|h${o.hashMb}|n${o.nodesPerPosition}|pv${o.multiPv}|`;
+    return `${o.path ?? o.build}|t${o.path ? o.threads : 1}|h${o.hashMb}|n${nodes}|pv${o.multiPv}|`;
   }
 
   async analyse(startFen: string, movesUci: readonly string[], now: () => string, opts: AnalyseOptions = {}): Promise<StoredAnalysis> {
@@ -132,59 +146,13 @@ export class EnginePool implements Analyser {
       for (const p of positions.filter((q) => q.terminal)) {
         stored[p.index] = { index: p.index, fen: p.fen, lines: [], terminal: p.terminal, depth: 0, nodes: 0 };
       }
-      const chunks = Math.min(slots.length, Math.max(1, searchable.length));
-      const per = Math.ceil(searchable.length / chunks);
-      const timeoutMs = this.opts.searchTimeoutMs ?? searchTimeoutMs(this.opts.nodesPerPosition);
-      const prefix = this.memoPrefix();
-      // One failed chunk stops the others at their next position; every chunk settles before this
-      // review ends, so no engine is still searching for it when the next job starts.
-      let failed = false;
-      const settled = await Promise.allSettled(
-        Array.from({ length: chunks }, async (_, c) => {
-          const mine = searchable.slice(c * per, (c + 1) * per);
-          if (mine.length === 0) return;
-          const slot = slots[c];
-          let engine = await this.engineAt(slot);
-          for (const p of mine) {
-            if (failed) return;
-            const key = positionKey(p.fen);
-            const known = opts.memo?.get(prefix + key);
-            if (known) {
-              this.counts.reused += 1;
-              stored[p.index] = { index: p.index, fen: p.fen, lines: known.lines, terminal: null, depth: known.depth, nodes: known.nodes };
-              continue;
-            }
-            const position = `fen ${key}`;
-            let result;
-            try {
-              await engine.newGame();
-              result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
-            } catch (first) {
-              engine = await this.restart(slot);
-              try {
-                await engine.newGame();
-                result = await engine.search(position, this.opts.nodesPerPosition, timeoutMs);
-              } catch (second) {
-                const reason = second instanceof Error ? second.message : String(second);
-                const before = first instanceof Error ? first.message : String(first);
-                throw new EngineFailure(`position ${p.index} failed twice (${before}; then ${reason})`);
-              }
-            }
-            if (result.lines.length === 0) {
-              throw new EngineFailure(`position ${p.index}: the engine returned no line (bestmove ${result.bestMove ?? '(none)'})`);
-            }
-            this.counts.searched += 1;
-            opts.memo?.set(prefix + key, { lines: result.lines, depth: result.depth, nodes: result.nodes });
-            stored[p.index] = { index: p.index, fen: p.fen, lines: result.lines, terminal: null, depth: result.depth, nodes: result.nodes };
-          }
-        }).map((chunk) =>
-          chunk.catch((err: unknown) => {
-            failed = true;
-            throw err;
-          }),
-        ),
-      );
-      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      // First pass at the fixed budget, then the deeper look at the positions it cannot settle.
+      let failure = await this.searchAll(slots, searchable, stored, this.opts.nodesPerPosition, opts.memo, false);
+      const deeper = this.opts.deeper;
+      if (!failure && deeper) {
+        const again = new Set(unsettledPositions(stored, deeper.margins));
+        failure = await this.searchAll(slots, searchable.filter((p) => again.has(p.index)), stored, deeper.nodesPerPosition, opts.memo, true);
+      }
       if (failure) {
         // The failed review's engines start afresh for the next job: none keeps this game's state.
         // Engines held by other reviews are not touched.
@@ -198,7 +166,12 @@ export class EnginePool implements Analyser {
       return {
         // Build and network go with every review, so one made by another build says which it was.
         engine: first ? { ...first.id, build: first.kind, network: first.network } : { name: 'unknown', version: 'unknown' },
-        budget: { nodesPerPosition: this.opts.nodesPerPosition, multiPv: this.opts.multiPv, search: 'position' },
+        budget: {
+          nodesPerPosition: this.opts.nodesPerPosition,
+          multiPv: this.opts.multiPv,
+          search: 'position',
+          ...(deeper ? { deeper: { nodesPerPosition: deeper.nodesPerPosition, margins: { ...deeper.margins } } } : {}),
+        },
         startFen,
         movesUci: [...movesUci],
         positions: stored,
@@ -207,6 +180,75 @@ export class EnginePool implements Analyser {
     } finally {
       this.give(slots);
     }
+  }
+
+  /**
+   * Searches `list` at `nodes` nodes over the review's engines, one contiguous chunk each, into `stored`
+   * (marked `deeper` on the deeper look's pass). Returns the first failure, after every chunk settled.
+   */
+  private async searchAll(
+    slots: number[],
+    list: ReadonlyArray<{ index: number; fen: string }>,
+    stored: StoredPosition[],
+    nodes: number,
+    memo: PositionMemo | undefined,
+    deeper: boolean,
+  ): Promise<PromiseRejectedResult | undefined> {
+    const chunks = Math.min(slots.length, Math.max(1, list.length));
+    const per = Math.ceil(list.length / chunks);
+    const timeoutMs = this.opts.searchTimeoutMs ?? searchTimeoutMs(nodes);
+    const prefix = this.memoPrefix(nodes);
+    const mark = deeper ? { deeper: true as const } : {};
+    // One failed chunk stops the others at their next position; every chunk settles before this
+    // review ends, so no engine is still searching for it when the next job starts.
+    let failed = false;
+    const settled = await Promise.allSettled(
+      Array.from({ length: chunks }, async (_, c) => {
+        const mine = list.slice(c * per, (c + 1) * per);
+        if (mine.length === 0) return;
+        const slot = slots[c];
+        let engine = await this.engineAt(slot);
+        for (const p of mine) {
+          if (failed) return;
+          const key = positionKey(p.fen);
+          const known = memo?.get(prefix + key);
+          if (known) {
+            this.counts.reused += 1;
+            stored[p.index] = { index: p.index, fen: p.fen, lines: known.lines, terminal: null, depth: known.depth, nodes: known.nodes, ...mark };
+            continue;
+          }
+          const position = `fen ${key}`;
+          let result;
+          try {
+            await engine.newGame();
+            result = await engine.search(position, nodes, timeoutMs);
+          } catch (first) {
+            engine = await this.restart(slot);
+            try {
+              await engine.newGame();
+              result = await engine.search(position, nodes, timeoutMs);
+            } catch (second) {
+              const reason = second instanceof Error ? second.message : String(second);
+              const before = first instanceof Error ? first.message : String(first);
+              throw new EngineFailure(`position ${p.index} failed twice (${before}; then ${reason})`);
+            }
+          }
+          if (result.lines.length === 0) {
+            throw new EngineFailure(`position ${p.index}: the engine returned no line (bestmove ${result.bestMove ?? '(none)'})`);
+          }
+          this.counts.searched += 1;
+          if (deeper) this.counts.deeper += 1;
+          memo?.set(prefix + key, { lines: result.lines, depth: result.depth, nodes: result.nodes });
+          stored[p.index] = { index: p.index, fen: p.fen, lines: result.lines, terminal: null, depth: result.depth, nodes: result.nodes, ...mark };
+        }
+      }).map((chunk) =>
+        chunk.catch((err: unknown) => {
+          failed = true;
+          throw err;
+        }),
+      ),
+    );
+    return settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   }
 
   /** CPU seconds used by the live engine processes (null when unknown). For benchmarks. */

@@ -16,6 +16,7 @@ const base: ClassifyInput = {
   winPercentAfter: 48,
   moverWinPercentBeforePrevious: 50,
   onlyMoveMargin: 0,
+  deeperSearched: true,
   forcedMove: false,
   kingMoveOutOfCheck: false,
   recapture: false,
@@ -40,6 +41,8 @@ describe('classification rules (judgments from src/chess/judgments.ts; win% poin
     // great and its exclusions
     ['first choice with margin 10 → great', { isBest: true, onlyMoveMargin: 10 }, 'great'],
     ['first choice with margin 9.9 → best', { isBest: true, onlyMoveMargin: 9.9 }, 'best'],
+    // Issue 25 item 4b: the lead must hold at the deeper search; a first-pass margin alone never names great.
+    ['margin 30 on a first-pass search only → best', { isBest: true, onlyMoveMargin: 30, deeperSearched: false }, 'best'],
     ['the only legal move is never great', { isBest: true, onlyMoveMargin: 30, forcedMove: true }, 'best'],
     ['a recapture on the square just captured is never great', { isBest: true, onlyMoveMargin: 30, recapture: true }, 'best'],
     ['a king move out of check is never great', { isBest: true, onlyMoveMargin: 30, kingMoveOutOfCheck: true }, 'best'],
@@ -76,7 +79,7 @@ describe('classification rules (judgments from src/chess/judgments.ts; win% poin
 });
 
 const FEN7 = 'rnbq1rk1/ppp2ppp/4p3/3pP3/3P4/3B1N2/PPP2PPP/RNBQK2R w KQ - 0 7';
-function plies(opts: { sanMoves: string[]; evals: S[]; lines?: Record<number, LineSpec[]>; startFen?: string }): AnalysedPly[] {
+function plies(opts: { sanMoves: string[]; evals: S[]; lines?: Record<number, LineSpec[]>; startFen?: string; deeper?: number[] }): AnalysedPly[] {
   return buildPlies(makeAnalysis(opts), { userColour: 'white', clocks: null, timeControl: null });
 }
 /** White plays 7.a3 (not the engine's Nc3) from `before` to `after` (White's view before, Black's view after). */
@@ -163,11 +166,17 @@ describe('the measured bugs, on real positions', () => {
     expect(p[0].ply.classification).toBe('best');
   });
 
-  test('a genuine only move is still great: +1.00 vs −2.00 (margin 26.7)', () => {
-    const p = plies({ startFen: FEN7, sanMoves: ['Nc3', 'Nc6'], evals: [100, -100, 100], lines: { 0: [{ score: 100, pv: 'Nc3 Nc6' }, { score: -200, pv: 'a3' }] } });
+  test('a genuine only move is still great: +1.00 vs −2.00 (margin 26.7) on the deeper look\'s search', () => {
+    const p = plies({ startFen: FEN7, sanMoves: ['Nc3', 'Nc6'], evals: [100, -100, 100], lines: { 0: [{ score: 100, pv: 'Nc3 Nc6' }, { score: -200, pv: 'a3' }] }, deeper: [0] });
     expect(p[0].ply.onlyMoveMargin).toBeCloseTo(26.7, 0);
     expect(p[0].ply.classification).toBe('great');
     expect(p[0].ply.alternatives).toEqual([{ move: { san: 'a3', uci: 'a2a3' }, eval: { type: 'cp', value: -200, pawns: -2, mateIn: null }, line: ['a3'], lineUci: ['a2a3'] }]);
+  });
+
+  test('the same lead on a first-pass search only is best, not great (issue 25 item 4b)', () => {
+    const p = plies({ startFen: FEN7, sanMoves: ['Nc3', 'Nc6'], evals: [100, -100, 100], lines: { 0: [{ score: 100, pv: 'Nc3 Nc6' }, { score: -200, pv: 'a3' }] } });
+    expect(p[0].ply.onlyMoveMargin).toBeCloseTo(26.7, 0);
+    expect(p[0].ply.classification).toBe('best');
   });
 
   test('Byrne–Fischer 1956, 17…Be6!!: the bishop is safe but the queen on b6 is left to Bxb6 → brilliant', () => {

@@ -41,14 +41,14 @@ describe('each position searched once per owner', () => {
     const a1 = await first.analyse(START_FEN, A, now, { memo });
     const b1 = await first.analyse(START_FEN, B, now, { memo });
     // 6 positions each, 2 shared (start and after ply 4): 10 searches, 2 reused.
-    expect(first.counts).toEqual({ searched: 10, reused: 2 });
+    expect(first.counts).toEqual({ searched: 10, reused: 2, deeper: 0 });
     expect(b1.positions[4].lines).toEqual(a1.positions[4].lines);
 
     const second = pool();
     const memo2 = new OwnerPositionMemos().for('owner');
     const b2 = await second.analyse(START_FEN, B, now, { memo: memo2 });
     const a2 = await second.analyse(START_FEN, A, now, { memo: memo2 });
-    expect(second.counts).toEqual({ searched: 10, reused: 2 });
+    expect(second.counts).toEqual({ searched: 10, reused: 2, deeper: 0 });
     expect(a2.positions).toEqual(a1.positions);
     expect(b2.positions).toEqual(b1.positions);
   }, 90_000);

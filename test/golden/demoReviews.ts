@@ -16,7 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/index.js';
 import { demoReviewCandidates } from '../../src/demo/reviews.js';
 import { encodeShipped, SHIPPED_REVIEWS_FILE } from '../../src/demo/shippedReviews.js';
-import { EnginePool } from '../../src/engine/pool.js';
+import { deeperLook, EnginePool } from '../../src/engine/pool.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 
 const SEED = 1;
@@ -25,7 +25,7 @@ const GAMES = 500; // serve's --demo-games default
 const dir = mkdtempSync(join(tmpdir(), 'cfp-demo-reviews-'));
 const config = loadConfig({ dataDir: dir }, { ...process.env, CFP_RATE_LIMITS: 'off' });
 const deps = createAppDeps(config, { store: openStore(storeFile(dir)) });
-const pool = new EnginePool({ ...config.engine, size: 1 });
+const pool = new EnginePool({ ...config.engine, size: 1, deeper: deeperLook(config.engine.deepNodes) });
 try {
   const { user } = await seedDemo(deps, { games: GAMES, seed: SEED, log: () => {} });
   const picked = demoReviewCandidates({ store: deps.store, user });

@@ -25,6 +25,8 @@ export function makeAnalysis(opts: {
   lines?: Record<number, LineSpec[]>;
   startFen?: string;
   depth?: number;
+  /** Indices of positions marked as searched again at the deeper budget (StoredPosition.deeper). */
+  deeper?: number[];
 }): StoredAnalysis {
   const startFen = opts.startFen ?? START_FEN;
   const plies = replaySan(opts.sanMoves, startFen);
@@ -43,7 +45,7 @@ export function makeAnalysis(opts: {
       });
       if (!opts.lines?.[i] && i >= plies.length && opts.evals[i] !== undefined) lines = [{ multiPv: 1, score: score(opts.evals[i]), pv: [], depth: opts.depth ?? 18 }];
     }
-    return { index: i, fen, lines, terminal, depth: opts.depth ?? 18, nodes: 150000 };
+    return { index: i, fen, lines, terminal, depth: opts.depth ?? 18, nodes: 150000, ...(opts.deeper?.includes(i) ? { deeper: true as const } : {}) };
   });
   return {
     engine: { name: 'Stockfish', version: '17' },

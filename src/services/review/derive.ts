@@ -12,11 +12,11 @@ import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type
 
 /**
  * Bump when a rule that shapes a derivation changes (classification, moments, accuracy, depth), or a field is added
- * (4: the per-ply lichess judgment beside the class):
+ * (4: the per-ply lichess judgment beside the class; 5: `great` only on a position the deeper look searched):
  * stored derivations of an older version are recomputed from the stored engine output at start
  * and on read (src/services/review/records.ts). Deterministic: the same payload gives the same figures.
  */
-export const DERIVATION_VERSION = 4;
+export const DERIVATION_VERSION = 5;
 
 /** One ply of a derivation: everything about it that follows from the engine output alone. */
 export interface DerivedPly {

@@ -1,0 +1,76 @@
+import type { StoredPosition } from './engineOutput.js';
+import { THRESHOLDS } from './classification.js';
+import { fromEngineScore, winPercent } from './evaluation.js';
+import { winningChancesUnclamped } from './winChances.js';
+
+/**
+ * The deeper look (issue 25 item 2): which positions of a first-pass review to search again at a larger budget,
+ * because a label hangs on them. Pure: the same first-pass output and margins select the same positions, so a
+ * review is reproduced from its recorded budget (StoredAnalysis.budget.deeper) and the engine's clean-hash search.
+ *
+ * A position is searched again when
+ * - judgment: the ply into or out of it loses winning chances (lichess's scale, −1..1, lila Advice.scala) within
+ *   `judgment` of a threshold 0.1 / 0.2 / 0.3: the loss depends on both positions, so both are searched again;
+ * - great: its top-two gap (win% points) lies within `great` below or above the `great` / only-move threshold
+ *   (src/chess/classification.ts THRESHOLDS.great): `great` is only given on a deeper search (4b), so every gap
+ *   that could name one is checked there;
+ * - mate: its evaluation is a centipawn score of at least `mateCp` either way: a mate may hide behind it, and a
+ *   found mate changes lichess's judgment bands (mate created / mate lost);
+ * - moments: a ply judged Blunder on the first pass is an engine critical moment (src/chess/moments.ts): the
+ *   positions before and after it are searched again, so the moment, its best move and line stand on the deeper search.
+ * Mate scores on both sides of a ply settle its judgment by lichess's mate bands; those plies are left alone.
+ */
+export interface DeeperMargins {
+  /** Winning chances (−1..1) either side of 0.1 / 0.2 / 0.3. */
+  judgment: number;
+  /** Win% points either side of the `great` threshold. */
+  great: number;
+  /** Centipawns (side to move, either sign) from which a mate may hide; 0 turns it off. */
+  mateCp: number;
+  /** Search again the two positions of a ply judged Blunder on the first pass. */
+  moments: boolean;
+}
+
+/** Chosen by `npm run bench -- fidelity` on the shared lichess-analysed games (README, Engine review). */
+export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.03, great: 4, mateCp: 500, moments: true };
+
+/** lila Advice.scala `winningChanceJudgements`. */
+const JUDGMENT_STEPS = [0.1, 0.2, 0.3] as const;
+type Score = { cp: number | null; mate: number | null };
+
+function firstScore(p: StoredPosition | undefined): Score | null {
+  if (!p) return null;
+  if (p.terminal === 'checkmate') return { cp: null, mate: 0 };
+  if (p.terminal) return { cp: 0, mate: null };
+  return p.lines[0]?.score ?? null;
+}
+
+/** The indices of `positions` (game order, side-to-move scores) to search again, ascending. */
+export function unsettledPositions(positions: readonly StoredPosition[], m: DeeperMargins): number[] {
+  const pick = new Set<number>();
+  const searchable = (i: number) => positions[i] && !positions[i].terminal;
+  for (let i = 0; i < positions.length; i += 1) {
+    const p = positions[i];
+    if (!searchable(i)) continue;
+    const s = firstScore(p);
+    if (s && s.mate === null && m.mateCp > 0 && Math.abs(s.cp ?? 0) >= m.mateCp) pick.add(i);
+    const lines = p.lines;
+    if (lines.length >= 2) {
+      // The gap as plyAnalysis measures onlyMoveMargin.
+      const gap = winPercent(fromEngineScore(lines[0].score)) - winPercent(fromEngineScore(lines[1].score));
+      if (Math.abs(gap - THRESHOLDS.great) <= m.great) pick.add(i);
+    }
+    // The ply from position i to i + 1: mover's drop in winning chances on the unclamped centipawns.
+    const before = s;
+    const after = firstScore(positions[i + 1]);
+    if (!before || !after || before.cp === null || after.cp === null || before.mate !== null || after.mate !== null) continue;
+    const drop = winningChancesUnclamped(before.cp) - winningChancesUnclamped(-after.cp);
+    const near = JUDGMENT_STEPS.some((t) => Math.abs(drop - t) <= m.judgment);
+    const blunder = m.moments && drop >= JUDGMENT_STEPS[2];
+    if (near || blunder) {
+      pick.add(i);
+      if (searchable(i + 1)) pick.add(i + 1);
+    }
+  }
+  return [...pick].sort((a, b) => a - b);
+}
