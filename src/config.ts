@@ -55,7 +55,7 @@ export const ConfigSchema = z.object({
     // One engine process per core by default: whole games each when several wait, one game split when alone.
     workers: fromEnv(int(1, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
     // Chosen with the default build by `npm run bench engine` (README, Engine review).
-    nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(100_000), 'CFP_ENGINE_NODES'),
+    nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(30_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
     // The deeper look (issue 25 item 2): chosen with nodesPerPosition by `npm run bench -- fidelity` (README).
     deepNodes: fromEnv(

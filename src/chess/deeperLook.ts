@@ -1,5 +1,5 @@
 import type { StoredPosition } from './engineOutput.js';
-import { THRESHOLDS } from './classification.js';
+import { isDecided, THRESHOLDS } from './classification.js';
 import { fromEngineScore, winPercent } from './evaluation.js';
 import { winningChancesUnclamped } from './winChances.js';
 
@@ -11,9 +11,10 @@ import { winningChancesUnclamped } from './winChances.js';
  * A position is searched again when
  * - judgment: the ply into or out of it loses winning chances (lichess's scale, −1..1, lila Advice.scala) within
  *   `judgment` of a threshold 0.1 / 0.2 / 0.3: the loss depends on both positions, so both are searched again;
- * - great: its top-two gap (win% points) lies within `great` below or above the `great` / only-move threshold
- *   (src/chess/classification.ts THRESHOLDS.great): `great` is only given on a deeper search (4b), so every gap
- *   that could name one is checked there;
+ * - great: the move played from it is the first pass's first choice and its top-two gap (win% points) is at least
+ *   the `great` / only-move threshold (src/chess/classification.ts THRESHOLDS.great) less `great`, in a position not
+ *   decided, and not a recapture on the square the opponent just captured on (never great): `great` is only given
+ *   on a deeper search (4b), so every move that could be one is checked there;
  * - mate: its evaluation is a centipawn score of at least `mateCp` either way: a mate may hide behind it, and a
  *   found mate changes lichess's judgment bands (mate created / mate lost);
  * - moments: a ply judged Blunder on the first pass is an engine critical moment (src/chess/moments.ts): the
@@ -32,7 +33,7 @@ export interface DeeperMargins {
 }
 
 /** Chosen by `npm run bench -- fidelity` on the shared lichess-analysed games (README, Engine review). */
-export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.03, great: 4, mateCp: 500, moments: true };
+export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.01, great: 2, mateCp: 0, moments: false };
 
 /** lila Advice.scala `winningChanceJudgements`. */
 const JUDGMENT_STEPS = [0.1, 0.2, 0.3] as const;
@@ -45,8 +46,8 @@ function firstScore(p: StoredPosition | undefined): Score | null {
   return p.lines[0]?.score ?? null;
 }
 
-/** The indices of `positions` (game order, side-to-move scores) to search again, ascending. */
-export function unsettledPositions(positions: readonly StoredPosition[], m: DeeperMargins): number[] {
+/** The indices of `positions` (game order, side-to-move scores; `movesUci[i]` played from position i) to search again, ascending. */
+export function unsettledPositions(positions: readonly StoredPosition[], movesUci: readonly string[], m: DeeperMargins): number[] {
   const pick = new Set<number>();
   const searchable = (i: number) => positions[i] && !positions[i].terminal;
   for (let i = 0; i < positions.length; i += 1) {
@@ -55,10 +56,11 @@ export function unsettledPositions(positions: readonly StoredPosition[], m: Deep
     const s = firstScore(p);
     if (s && s.mate === null && m.mateCp > 0 && Math.abs(s.cp ?? 0) >= m.mateCp) pick.add(i);
     const lines = p.lines;
-    if (lines.length >= 2) {
+    if (lines.length >= 2 && lines[0].pv[0] !== undefined && lines[0].pv[0] === movesUci[i] && !isRecapture(positions, movesUci, i)) {
       // The gap as plyAnalysis measures onlyMoveMargin.
-      const gap = winPercent(fromEngineScore(lines[0].score)) - winPercent(fromEngineScore(lines[1].score));
-      if (Math.abs(gap - THRESHOLDS.great) <= m.great) pick.add(i);
+      const top = winPercent(fromEngineScore(lines[0].score));
+      const gap = top - winPercent(fromEngineScore(lines[1].score));
+      if (gap >= THRESHOLDS.great - m.great && !isDecided(top)) pick.add(i);
     }
     // The ply from position i to i + 1: mover's drop in winning chances on the unclamped centipawns.
     const before = s;
@@ -73,4 +75,25 @@ export function unsettledPositions(positions: readonly StoredPosition[], m: Deep
     }
   }
   return [...pick].sort((a, b) => a - b);
+}
+
+/** Whether a FEN's board holds a piece on `square` (e.g. "e4"). */
+function occupied(fen: string, square: string): boolean {
+  const rank = 8 - Number(square[1]);
+  const file = square.charCodeAt(0) - 97;
+  const row = fen.split(' ')[0]?.split('/')[rank] ?? '';
+  let f = 0;
+  for (const ch of row) {
+    if (/\d/.test(ch)) f += Number(ch);
+    else if (f++ === file) return true;
+    if (f > file) return false;
+  }
+  return false;
+}
+
+/** Move i captures on the square move i − 1 captured on (classification.ts: a recapture is never great). */
+function isRecapture(positions: readonly StoredPosition[], movesUci: readonly string[], i: number): boolean {
+  if (i === 0) return false;
+  const to = movesUci[i].slice(2, 4);
+  return movesUci[i - 1].slice(2, 4) === to && occupied(positions[i - 1]?.fen ?? '', to);
 }

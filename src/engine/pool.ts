@@ -17,7 +17,7 @@ export interface PoolOptions extends EngineSpec {
 }
 
 /** The deeper look's default budget, chosen with the first pass's by `npm run bench -- fidelity` (README). */
-export const DEFAULT_DEEP_NODES = 300_000;
+export const DEFAULT_DEEP_NODES = 100_000;
 
 /** The deeper look at `nodes` nodes with the default margins; none at 0 (first pass only). */
 export function deeperLook(nodes: number): PoolOptions['deeper'] {
@@ -150,7 +150,7 @@ export class EnginePool implements Analyser {
       let failure = await this.searchAll(slots, searchable, stored, this.opts.nodesPerPosition, opts.memo, false);
       const deeper = this.opts.deeper;
       if (!failure && deeper) {
-        const again = new Set(unsettledPositions(stored, deeper.margins));
+        const again = new Set(unsettledPositions(stored, movesUci, deeper.margins));
         failure = await this.searchAll(slots, searchable.filter((p) => again.has(p.index)), stored, deeper.nodesPerPosition, opts.memo, true);
       }
       if (failure) {

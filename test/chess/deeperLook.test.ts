@@ -7,8 +7,10 @@ const game = (cps: Array<[number, number] | 'mated'>): StoredPosition[] =>
   cps.map((c, index) =>
     c === 'mated'
       ? { index, fen: 'x', lines: [], terminal: 'checkmate', depth: 0, nodes: 0 }
-      : { index, fen: 'x', lines: c.map((cp, k) => ({ multiPv: k + 1, score: { cp, mate: null }, pv: [], depth: 1 })), terminal: null, depth: 1, nodes: 1 },
+      : { index, fen: 'x', lines: c.map((cp, k) => ({ multiPv: k + 1, score: { cp, mate: null }, pv: [`line${k + 1}`], depth: 1 })), terminal: null, depth: 1, nodes: 1 },
   );
+// The moves played: the second line's move each time (no move is the first choice) unless a test says otherwise.
+const PLAYED = ['line2', 'line2', 'line2', 'line2'];
 const m: DeeperMargins = { judgment: 0.03, great: 4, mateCp: 500, moments: false };
 
 // Worked by hand on lichess's curve, winning chances wc(cp) = 2 / (1 + e^(−0.00368208 cp)) − 1:
@@ -16,30 +18,33 @@ const m: DeeperMargins = { judgment: 0.03, great: 4, mateCp: 500, moments: false
 describe('the deeper look: which positions the first pass cannot settle', () => {
   test('a ply losing 0.1009 (within 0.03 of the inaccuracy threshold 0.1): both its positions; a ply losing 0 is left alone', () => {
     // Ply 1: White 0 → −55 (drop 0.1009). Ply 2: Black +55 → +55 (drop 0). Ply 3: White −55 → −55 (drop 0).
-    expect(unsettledPositions(game([[0, -1], [55, 54], [-55, -56], [55, 54]]), m)).toEqual([0, 1]);
+    expect(unsettledPositions(game([[0, -1], [55, 54], [-55, -56], [55, 54]]), PLAYED, m)).toEqual([0, 1]);
   });
 
   test('drops of 0.0734 and 0.0368: the first within 0.03 of 0.1, the second not', () => {
-    expect(unsettledPositions(game([[0, -1], [40, 39]]), m)).toEqual([0, 1]);
-    expect(unsettledPositions(game([[0, -1], [20, 19]]), m)).toEqual([]);
+    expect(unsettledPositions(game([[0, -1], [40, 39]]), PLAYED, m)).toEqual([0, 1]);
+    expect(unsettledPositions(game([[0, -1], [20, 19]]), PLAYED, m)).toEqual([]);
   });
 
   test('a blunder far from every threshold (drop 0.3522): searched again only for the moment it makes', () => {
     const g = game([[0, -1], [200, 199]]);
-    expect(unsettledPositions(g, m)).toEqual([]);
-    expect(unsettledPositions(g, { ...m, moments: true })).toEqual([0, 1]);
+    expect(unsettledPositions(g, PLAYED, m)).toEqual([]);
+    expect(unsettledPositions(g, PLAYED, { ...m, moments: true })).toEqual([0, 1]);
   });
 
-  test('a top-two gap near the great margin: +1.00 vs −0.20 is 10.94 win% points (within 4 of 10); +4.00 vs 0.00 is 31.35', () => {
-    // The ply itself loses nothing (the position after is the same score for the other side).
-    expect(unsettledPositions(game([[100, -20], [-100, -101]]), m)).toEqual([0]);
-    expect(unsettledPositions(game([[400, 0], [-400, -401]]), { ...m, mateCp: 0 })).toEqual([]);
+  test('a first choice that could be great: played, gap ≥ 10 − 4 win% points, position not decided', () => {
+    // +1.00 vs −0.20: 59.10 − 48.16 = 10.94 points; +1.00 vs +0.40: 59.10 − 53.67 = 5.43; +7.00 vs 0.00: win% 92.94 before, decided.
+    // Each ply loses nothing (the next position is the same score for the other side).
+    expect(unsettledPositions(game([[100, -20], [-100, -101]]), ['line1'], m)).toEqual([0]);
+    expect(unsettledPositions(game([[100, -20], [-100, -101]]), ['line2'], m)).toEqual([]);
+    expect(unsettledPositions(game([[100, 40], [-100, -101]]), ['line1'], m)).toEqual([]);
+    expect(unsettledPositions(game([[700, 0], [-700, -701]]), ['line1'], { ...m, mateCp: 0 })).toEqual([]);
   });
 
   test('a large evaluation may hide a mate: |cp| ≥ 500 is searched again, 499 is not; a terminal position never is', () => {
-    expect(unsettledPositions(game([[499, 498], [-499, -500]]), m)).toEqual([]);
-    expect(unsettledPositions(game([[500, 499], [-500, -501]]), m)).toEqual([0, 1]);
+    expect(unsettledPositions(game([[499, 498], [-499, -500]]), PLAYED, m)).toEqual([]);
+    expect(unsettledPositions(game([[500, 499], [-500, -501]]), PLAYED, m)).toEqual([0, 1]);
     // Ply into mate is judged by lichess's mate bands, not by winning chances: nothing to settle.
-    expect(unsettledPositions(game([[100, 99], 'mated']), m)).toEqual([]);
+    expect(unsettledPositions(game([[100, 99], 'mated']), PLAYED, m)).toEqual([]);
   });
 });
