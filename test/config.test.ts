@@ -52,7 +52,7 @@ describe.each(NUMERIC)('$env', ({ env, min, max, read, int }) => {
 
 test('unset and empty variables take the defaults', () => {
   const c = load({ CFP_ENGINE_THREADS: '' });
-  expect(c.engine).toMatchObject({ threads: 1, hashMb: 32, workers: 2, nodesPerPosition: 100_000, build: 'full', multiPv: 2, path: null });
+  expect(c.engine).toMatchObject({ threads: 1, hashMb: 32, workers: 2, nodesPerPosition: 30_000, deepNodes: 100_000, build: 'full', multiPv: 2, path: null });
   expect(c).toMatchObject({ port: 3000, syncIntervalMinutes: 360, reportCheckMinutes: 15 });
   expect(c.sources).toMatchObject({ connectTimeoutMs: 15_000, idleTimeoutMs: 60_000, maxRetries: 4, maxRetryAfterSeconds: 900 });
   expect(c.smtp).toEqual({ host: null, port: null, from: null, user: null, pass: null, tls: 'starttls' });

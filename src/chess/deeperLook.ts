@@ -1,4 +1,4 @@
-import type { StoredPosition } from './engineOutput.js';
+import type { DeeperMargins, StoredPosition } from './engineOutput.js';
 import { isDecided, THRESHOLDS } from './classification.js';
 import { fromEngineScore, winPercent } from './evaluation.js';
 import { winningChancesUnclamped } from './winChances.js';
@@ -21,16 +21,7 @@ import { winningChancesUnclamped } from './winChances.js';
  *   positions before and after it are searched again, so the moment, its best move and line stand on the deeper search.
  * Mate scores on both sides of a ply settle its judgment by lichess's mate bands; those plies are left alone.
  */
-export interface DeeperMargins {
-  /** Winning chances (−1..1) either side of 0.1 / 0.2 / 0.3. */
-  judgment: number;
-  /** Win% points either side of the `great` threshold. */
-  great: number;
-  /** Centipawns (side to move, either sign) from which a mate may hide; 0 turns it off. */
-  mateCp: number;
-  /** Search again the two positions of a ply judged Blunder on the first pass. */
-  moments: boolean;
-}
+export type { DeeperMargins };
 
 /** Chosen by `npm run bench -- fidelity` on the shared lichess-analysed games (README, Engine review). */
 export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.01, great: 2, mateCp: 0, moments: false };

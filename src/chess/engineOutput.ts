@@ -1,4 +1,3 @@
-import type { DeeperMargins } from './deeperLook.js';
 import type { Judgment } from './judgments.js';
 
 /**
@@ -93,6 +92,18 @@ export function positionKey(fen: string): string {
   const [placement, side, castling, ep, halfmove] = fen.split(' ');
   const clock = Number(halfmove) || 0;
   return `${placement} ${side} ${castling} ${ep} ${clock >= 80 ? clock : 0} 1`;
+}
+
+/** The margins of the deeper look (src/chess/deeperLook.ts says what each selects). */
+export interface DeeperMargins {
+  /** Winning chances (−1..1) either side of 0.1 / 0.2 / 0.3. */
+  judgment: number;
+  /** Win% points either side of the `great` threshold. */
+  great: number;
+  /** Centipawns (side to move, either sign) from which a mate may hide; 0 turns it off. */
+  mateCp: number;
+  /** Search again the two positions of a ply judged Blunder on the first pass. */
+  moments: boolean;
 }
 
 /**
