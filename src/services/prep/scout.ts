@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ScoutStatus } from '../../../schemas/prep.js';
 import type { AppDeps } from '../../context.js';
-import { SourceFormatError, SourceHttpError, SourceRateLimited, SourceStalled } from '../../sources/types.js';
+import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
 import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
 import {
   DEFAULT_MAX_GAMES,
@@ -17,8 +17,6 @@ import {
 
 type Status = z.infer<typeof ScoutStatus>;
 
-const SOURCE_NAMES: Record<ScoutProviderId, string> = { siteA: 'chess.com', siteB: 'lichess' };
-
 interface Run {
   state: 'queued' | 'fetching';
   progress: FetchProgress | null;
@@ -31,16 +29,8 @@ interface LastFetch {
   requests: number;
 }
 
-/** What a failed fetch says, in words a player can act on (the sync's wording, src/services/sync). */
-function describeFailure(provider: ScoutProviderId, err: unknown): string {
-  const name = SOURCE_NAMES[provider];
-  if (err instanceof SourceHttpError && err.status === 404) return `${name} does not know this player (HTTP 404)`;
-  if (err instanceof SourceHttpError) return `${name} answered an error: ${err.message}`;
-  if (err instanceof SourceFormatError) return `${name} sent data that did not parse: ${err.message}`;
-  if (err instanceof SourceRateLimited) return `${name} kept rate-limiting the scout; what was stored stays (${err.message})`;
-  if (err instanceof SourceStalled) return `${name} stopped answering; what was stored stays (${err.message})`;
-  return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}`;
-}
+/** What a failed fetch says (the sync's wording, src/sources/failure.ts). */
+const SCOUT_PURPOSE: FetchPurpose = { subject: 'player', activity: 'scout', afterwards: 'what was stored stays' };
 
 /**
  * The process's scout fetches. One request at a time per source, as the sync asks of itself: fetches of
@@ -133,7 +123,7 @@ export class ScoutRuns {
       // Stopped by a shutdown: not the source's fault, and the row keeps its last state.
       if (!scout || this.controller.signal.aborted) return;
       if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[scout]', err);
-      setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeFailure(scout.provider, err) });
+      setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeSourceFailure(scout.provider, err, SCOUT_PURPOSE) });
     } finally {
       this.runs.delete(scoutId);
     }
