@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ScoutStatus } from '../../../schemas/prep.js';
 import type { AppDeps } from '../../context.js';
+import { inSiteTurn } from '../common/index.js';
 import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
 import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
 import {
@@ -33,15 +34,14 @@ interface LastFetch {
 const SCOUT_PURPOSE: FetchPurpose = { subject: 'player', activity: 'scout', afterwards: 'what was stored stays' };
 
 /**
- * The process's scout fetches. One request at a time per source, as the sync asks of itself: fetches of
- * one source run one after another (each fetch is sequential), whoever asked. Each fetch is charged to
+ * The process's scout fetches. One request at a time per site: a fetch waits for the site's turn, which
+ * the sync of that site shares (common/siteTurns.ts), and each fetch is sequential. Each fetch is charged to
  * the owner's `scout` bucket when it is started; a fetch already running for the owner's scout of that
  * player is joined, not started (or charged) again.
  */
 export class ScoutRuns {
   private readonly runs = new Map<string, Run>();
   private readonly last = new Map<string, LastFetch>();
-  private readonly queues = new Map<ScoutProviderId, Promise<void>>();
   private readonly controller = new AbortController();
 
   constructor(
@@ -84,9 +84,8 @@ export class ScoutRuns {
     });
     const run: Run = { state: 'queued', progress: null, done: Promise.resolve() };
     this.runs.set(row.id, run);
-    const previous = this.queues.get(provider) ?? Promise.resolve();
-    run.done = previous.then(() => this.fetch(row.id, run));
-    this.queues.set(provider, run.done);
+    // The site's turn is shared with the sync (one request at a time per site, whoever asked).
+    run.done = inSiteTurn(this.deps.store, provider, () => this.fetch(row.id, run));
     return this.statusOf(row);
   }
 

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { revealSourceToken } from '../../store/storedSecrets.js';
 import type { AppDeps } from '../../context.js';
 import { DEMO_CONNECTION_MESSAGE } from '../../../schemas/profile.js';
+import { inSiteTurn } from '../common/index.js';
 import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
 import { connections } from '../../store/schema/index.js';
 import { syncChesscom } from './chesscom.js';
@@ -68,7 +69,7 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
   }
   setStatus(deps, connection.id, { status: 'syncing', statusMessage: null });
   try {
-    await RUNNERS[connection.provider](sc);
+    await inSiteTurn(deps.store, connection.provider, () => RUNNERS[connection.provider](sc));
     summary.ok = true;
     setStatus(deps, connection.id, { status: 'ok', statusMessage: summary.notes.length ? summary.notes.join('; ') : null, lastSyncedAt: deps.clock.now().toISOString() });
   } catch (err) {
