@@ -65,8 +65,8 @@ describe('each position searched once per owner', () => {
     const memos = new OwnerPositionMemos();
     await p.analyse(START_FEN, A, now, { memo: memos.for('owner-a') });
     await p.analyse(START_FEN, A, now, { memo: memos.for('owner-b') });
-    expect(p.counts).toEqual({ searched: 12, reused: 0 });
+    expect(p.counts).toEqual({ searched: 12, reused: 0, deeper: 0 });
     await p.analyse(START_FEN, A, now, { memo: memos.for('owner-a') });
-    expect(p.counts).toEqual({ searched: 12, reused: 6 });
+    expect(p.counts).toEqual({ searched: 12, reused: 6, deeper: 0 });
   }, 90_000);
 });
