@@ -71,7 +71,7 @@ export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
           nodesPerPosition: z.number().int(),
           margins: z.object({
             judgment: z.number().describe('Winning chances (−1..1) either side of the 0.1 / 0.2 / 0.3 judgment thresholds'),
-            great: z.number().describe('Win% points either side of the great / only-move threshold'),
+            great: z.number().describe('Win% points below the great / only-move threshold from which a played first choice is searched again'),
             mateCp: z.number().describe('Centipawns from which a mate may hide (0: off)'),
             moments: z.boolean().describe('The positions of a ply judged Blunder on the first pass are searched again'),
           }),

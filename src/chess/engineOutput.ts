@@ -98,7 +98,7 @@ export function positionKey(fen: string): string {
 export interface DeeperMargins {
   /** Winning chances (−1..1) either side of 0.1 / 0.2 / 0.3. */
   judgment: number;
-  /** Win% points either side of the `great` threshold. */
+  /** Win% points below the `great` threshold from which a played first choice is searched again. */
   great: number;
   /** Centipawns (side to move, either sign) from which a mate may hide; 0 turns it off. */
   mateCp: number;
