@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, test } from 'vitest';
 import { StoredAnalysis } from '../../../schemas/engine.js';
+import { DEEPER_MARGINS } from '../../../src/chess/deeperLook.js';
 import { parsePgn } from '../../../src/chess/pgn.js';
 import { Messages } from '../../../src/errors.js';
 import { insertGames, movesColumns, type NewGame } from '../../../src/services/games/gameWriter.js';
@@ -12,7 +13,7 @@ import { makeTestApp, type TestApp } from '../../helpers/app.js';
 
 // Engine-backed: a tiny real budget keeps these quick (a few thousand nodes per position).
 // The lite build: these tests are about the queue, not the network, and it starts in a fraction of the full build's time.
-const ENGINE_ENV = { CFP_ENGINE_NODES: '3000', CFP_ENGINE_WORKERS: '2', CFP_ENGINE_BUILD: 'lite' };
+const ENGINE_ENV = { CFP_ENGINE_NODES: '3000', CFP_ENGINE_DEEP_NODES: '9000', CFP_ENGINE_WORKERS: '2', CFP_ENGINE_BUILD: 'lite' };
 
 let app: TestApp;
 afterEach(async () => app?.close());
@@ -77,7 +78,8 @@ describe('request_game_review: the review state table', () => {
     // Before 4.Qxf7# White has mate in one: the engine finds it at any budget.
     expect(stored.positions[6].lines[0]).toMatchObject({ score: { cp: null, mate: 1 }, pv: ['h5f7'] });
     expect(stored.positions.slice(0, 7).every((p) => p.lines.length === 2 && p.nodes >= 3000)).toBe(true);
-    expect(stored.budget).toEqual({ nodesPerPosition: 3000, multiPv: 2, search: 'position' });
+    // The deeper look's budget and margins are recorded with the review (issue 25 item 2).
+    expect(stored.budget).toEqual({ nodesPerPosition: 3000, multiPv: 2, search: 'position', deeper: { nodesPerPosition: 9000, margins: DEEPER_MARGINS } });
     expect(stored.engine.name).toBe('Stockfish');
     expect(app.deps.store.db.select().from(games).where(eq(games.id, id)).get()!.reviewAccuracy).toBeCloseTo(row.accuracyWhite, 6);
 
