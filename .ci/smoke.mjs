@@ -14,9 +14,10 @@ const bin = join(root, 'bin', 'chess-footprint.js');
 const data = mkdtempSync(join(tmpdir(), 'cfp-smoke-'));
 // A small engine budget and the lite build: this proves the engine runs on this Node, not review quality.
 const env = { ...process.env, CFP_ENGINE_BUILD: 'lite', CFP_ENGINE_NODES: '5000', CFP_ENGINE_WORKERS: '1' };
+const t0 = Date.now();
 const check = (ok, what) => {
   if (!ok) throw new Error(`smoke (${process.version}): ${what}`);
-  console.log(`ok ${what}`);
+  console.log(`ok ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 };
 
 const serve = spawn(process.execPath, [bin, 'serve', '--demo', '--demo-games', '20', '--port', '0', '--data-dir', data], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -29,7 +30,8 @@ try {
       if (m && /token: +cfp_/.test(out)) resolve(m[1]);
     });
     serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-    setTimeout(() => reject(new Error(`serve did not start in 120 s: ${out}`)), 120_000);
+    // unref: a pending timer would hold the process open 120 s after the smoke has passed.
+    setTimeout(() => reject(new Error(`serve did not start in 120 s: ${out}`)), 120_000).unref();
   });
   const token = /token: +(cfp_\S+)/.exec(out)[1];
   const health = await fetch(`${url}/health`);
@@ -46,9 +48,9 @@ try {
     check((await client.listTools()).tools.length === 29, 'MCP stdio: tools/list has 29 tools');
     const profile = await client.callTool({ name: 'get_profile', arguments: {} });
     check(!profile.isError && profile.structuredContent.totals.games === 20, 'MCP stdio: get_profile');
-    const list = await client.callTool({ name: 'list_games', arguments: { provider: 'siteB', sort: 'date-desc', movesMax: 40 } });
+    const list = await client.callTool({ name: 'list_games', arguments: { provider: 'siteB', sort: 'date-desc', movesMax: 40, reviewed: 'no' } });
     const game = list.structuredContent.games[0];
-    check(!list.isError && game !== undefined, 'MCP stdio: list_games finds a lichess game with moves');
+    check(!list.isError && game !== undefined, 'MCP stdio: list_games finds a lichess game with moves that the engine has not reviewed');
     const started = Date.now();
     let review = await client.callTool({ name: 'request_game_review', arguments: { id: game.id, wait: 45 } });
     while (!review.isError && review.structuredContent.status !== 'complete' && Date.now() - started < 300_000) {
@@ -66,4 +68,4 @@ try {
   await new Promise((r) => (serve.exitCode !== null ? r() : serve.once('exit', r)));
   rmSync(data, { recursive: true, force: true });
 }
-console.log(`smoke passed on Node ${process.version}`);
+console.log(`smoke passed on Node ${process.version} in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
