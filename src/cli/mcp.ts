@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { limitHeapGrowth } from '../heapGrowth.js';
 import type { AppDeps } from '../context.js';
 import { ownerOrNamed } from '../services/accounts/index.js';
-import { openApp } from './common.js';
+import { openApp, requireExistingStore } from './common.js';
 import { createMcpServer } from '../mcp/server.js';
 import { tools } from '../../tools/index.js';
 
@@ -20,7 +20,9 @@ export function registerMcpCommand(program: Command): void {
       console.log = console.error;
       console.info = console.error;
       limitHeapGrowth();
-      const deps = openApp(loadConfig({ dataDir: opts.dataDir }), { serving: true });
+      // A folder without a store is a wrong --data-dir far more often than a wish for an empty one:
+      // creating it would hide the mistake behind a server with no games (issue 27, item 2).
+      const deps = openApp(requireExistingStore(loadConfig({ dataDir: opts.dataDir })), { serving: true });
       // Claude Desktop shows this log: say plainly when personal tools cannot work, and why.
       const problem = storeProblem(deps, process.env.CFP_TOKEN);
       if (problem) console.error(`chess-footprint mcp: ${problem}; only the public tools will work`);

@@ -3,13 +3,11 @@ import type { Command } from 'commander';
 import { ApiError } from '../errors.js';
 import { connectSource } from '../services/sync/index.js';
 import { addManualGame, importPgnFile, type ImportReport } from '../services/games/index.js';
-import { listConnections, syncConnection, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
-import type { SourceProvider } from '../services/sync/index.js';
+import { listConnections, SOURCE_NAMES, syncConnection, type SourceProvider, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
 import { cliCommand } from '../services/accounts/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
 const SOURCE_ALIASES: Record<string, SourceProvider> = { siteA: 'siteA', chesscom: 'siteA', 'chess.com': 'siteA', siteB: 'siteB', lichess: 'siteB', fed: 'fed', ecf: 'fed' };
-const NAMES: Record<SourceProvider, string> = { siteA: 'chess.com', siteB: 'lichess', fed: 'ECF' };
 
 function sourceOf(raw: string): SourceProvider {
   const p = SOURCE_ALIASES[raw] ?? SOURCE_ALIASES[raw.toLowerCase()];
@@ -34,7 +32,7 @@ function progressPrinter() {
         bar = `[${'#'.repeat(Math.round(frac * width)).padEnd(width, '.')}] ${String(Math.round(frac * 100)).padStart(3)}% `;
         if (frac > 0 && frac < 1) eta = ` ETA ${Math.ceil((secs / frac) * (1 - frac))}s`;
       }
-      const line = `${NAMES[p.provider].padEnd(9)} ${bar}${p.phase}: fetched ${p.fetched}, stored ${p.stored}, skipped ${p.skipped}${eta}`;
+      const line = `${SOURCE_NAMES[p.provider].padEnd(9)} ${bar}${p.phase}: fetched ${p.fetched}, stored ${p.stored}, skipped ${p.skipped}${eta}`;
       if (tty) process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 120) - 1)}`);
       else if (p.phase !== lastPhase) process.stderr.write(`${line}\n`);
       lastPhase = p.phase;
@@ -51,7 +49,7 @@ function summaryLine(s: SourceSummary): string {
   if (s.provider === 'siteA') parts.push(`${s.monthsUnchanged} months unchanged`);
   if (s.ratingPoints) parts.push(`${s.ratingPoints} rating points`);
   if (s.puzzleAttempts) parts.push(`${s.puzzleAttempts} puzzles`);
-  const head = `${NAMES[s.provider]} (${s.externalId}): ${s.ok ? 'ok' : 'FAILED'}`;
+  const head = `${SOURCE_NAMES[s.provider]} (${s.externalId}): ${s.ok ? 'ok' : 'FAILED'}`;
   return [`${head}: ${parts.join(', ')}`, ...(s.error ? [`  error: ${s.error}`] : []), ...s.notes.map((n) => `  note: ${n}`)].join('\n');
 }
 
@@ -74,7 +72,7 @@ export function registerSyncCommands(program: Command): void {
       const user = requireAccount(deps, opts);
       try {
         const c = connectSource(deps, user.id, sourceOf(source), id, opts.token);
-        console.log(`connected ${NAMES[c.provider]} ${c.externalId}; run \`${cliCommand()} sync\` to fetch the games`);
+        console.log(`connected ${SOURCE_NAMES[c.provider]} ${c.externalId}; run \`${cliCommand()} sync\` to fetch the games`);
       } catch (err) {
         if (err instanceof ApiError) fail(err.message);
         throw err;
@@ -96,7 +94,7 @@ export function registerSyncCommands(program: Command): void {
       // A demo store's made-up accounts are never synced (they would be real strangers' accounts):
       // nothing is wrong, so they are skipped with one line, not reported as failures.
       const demo = all.filter((c) => c.status === 'demo');
-      if (demo.length) console.log(`skipped ${demo.length} demo connection${demo.length > 1 ? 's' : ''} (${demo.map((c) => `${NAMES[c.provider]} ${c.externalId}`).join(', ')}): made-up accounts, never synced`);
+      if (demo.length) console.log(`skipped ${demo.length} demo connection${demo.length > 1 ? 's' : ''} (${demo.map((c) => `${SOURCE_NAMES[c.provider]} ${c.externalId}`).join(', ')}): made-up accounts, never synced`);
       const bar = progressPrinter();
       const summaries: SourceSummary[] = [];
       for (const c of all.filter((c) => c.status !== 'demo')) summaries.push(await syncConnection(deps, c, { full: !!opts.full, onProgress: bar.update }));

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shippedReviews } from '../../src/demo/shippedReviews.js';
+import { openStore, storeFile } from '../../src/store/db.js';
 import { CLI, cli, start } from '../helpers/cli.js';
 
 let dir: string;
@@ -130,8 +131,19 @@ describe('a first run', { timeout: 300_000 }, () => {
     expect(foreign.stderr).toContain(`is not a live token of demo@example.com in the store at ${data}`);
   });
 
+  test('mcp on a folder with no store creates none: exit 3 naming the folder and the command that makes one', async () => {
+    const missing = join(dir, 'no-store-here');
+    const res = await run(['mcp', '--data-dir', missing], { CFP_TOKEN: 'cfp_' + 'y'.repeat(43) });
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain(`error: no store in ${missing}: create one with`);
+    expect(res.stdout).toBe('');
+    expect(existsSync(missing)).toBe(false);
+  });
+
   test('mcp on a store with no account, or with a token it does not know, says so on stderr naming the data folder', async () => {
+    // A store with no account: what `serve` leaves on an empty folder, made here in-process.
     const empty = join(dir, 'empty');
+    openStore(storeFile(empty)).close();
     for (const [data, token, expected] of [
       [empty, 'cfp_' + 'y'.repeat(43), `the store at ${empty} has no account (is --data-dir right?`],
       [join(dir, 'claude'), 'cfp_' + 'y'.repeat(43), `CFP_TOKEN is not a live token of the store at ${join(dir, 'claude')}`],

@@ -1,9 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CLI_BUNDLE } from './cliBundle.js';
 
 const root = join(import.meta.dirname, '../..');
-export const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, 'cliEntry.ts')];
+/** The CLI as built from source for this test run (vitest's globalSetup, test/helpers/buildCli.ts). */
+export const CLI = [process.execPath, CLI_BUNDLE];
 
 export async function cli(args: string[], env: Record<string, string> = {}) {
   const { stdout, stderr } = await promisify(execFile)(CLI[0], [...CLI.slice(1), ...args], { cwd: root, env: { ...process.env, ...env } });

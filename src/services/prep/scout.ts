@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ScoutStatus } from '../../../schemas/prep.js';
 import type { AppDeps } from '../../context.js';
-import { SourceFormatError, SourceHttpError, SourceRateLimited, SourceStalled } from '../../sources/types.js';
+import { inSiteTurn } from '../common/index.js';
+import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
 import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
 import {
   DEFAULT_MAX_GAMES,
@@ -17,8 +18,6 @@ import {
 
 type Status = z.infer<typeof ScoutStatus>;
 
-const SOURCE_NAMES: Record<ScoutProviderId, string> = { siteA: 'chess.com', siteB: 'lichess' };
-
 interface Run {
   state: 'queued' | 'fetching';
   progress: FetchProgress | null;
@@ -31,27 +30,18 @@ interface LastFetch {
   requests: number;
 }
 
-/** What a failed fetch says, in words a player can act on (the sync's wording, src/services/sync). */
-function describeFailure(provider: ScoutProviderId, err: unknown): string {
-  const name = SOURCE_NAMES[provider];
-  if (err instanceof SourceHttpError && err.status === 404) return `${name} does not know this player (HTTP 404)`;
-  if (err instanceof SourceHttpError) return `${name} answered an error: ${err.message}`;
-  if (err instanceof SourceFormatError) return `${name} sent data that did not parse: ${err.message}`;
-  if (err instanceof SourceRateLimited) return `${name} kept rate-limiting the scout; what was stored stays (${err.message})`;
-  if (err instanceof SourceStalled) return `${name} stopped answering; what was stored stays (${err.message})`;
-  return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}`;
-}
+/** What a failed fetch says (the sync's wording, src/sources/failure.ts). */
+const SCOUT_PURPOSE: FetchPurpose = { subject: 'player', activity: 'scout', afterwards: 'what was stored stays' };
 
 /**
- * The process's scout fetches. One request at a time per source, as the sync asks of itself: fetches of
- * one source run one after another (each fetch is sequential), whoever asked. Each fetch is charged to
+ * The process's scout fetches. One request at a time per site: a fetch waits for the site's turn, which
+ * the sync of that site shares (common/siteTurns.ts), and each fetch is sequential. Each fetch is charged to
  * the owner's `scout` bucket when it is started; a fetch already running for the owner's scout of that
  * player is joined, not started (or charged) again.
  */
 export class ScoutRuns {
   private readonly runs = new Map<string, Run>();
   private readonly last = new Map<string, LastFetch>();
-  private readonly queues = new Map<ScoutProviderId, Promise<void>>();
   private readonly controller = new AbortController();
 
   constructor(
@@ -94,9 +84,8 @@ export class ScoutRuns {
     });
     const run: Run = { state: 'queued', progress: null, done: Promise.resolve() };
     this.runs.set(row.id, run);
-    const previous = this.queues.get(provider) ?? Promise.resolve();
-    run.done = previous.then(() => this.fetch(row.id, run));
-    this.queues.set(provider, run.done);
+    // The site's turn is shared with the sync (one request at a time per site, whoever asked).
+    run.done = inSiteTurn(this.deps.store, provider, () => this.fetch(row.id, run));
     return this.statusOf(row);
   }
 
@@ -133,7 +122,7 @@ export class ScoutRuns {
       // Stopped by a shutdown: not the source's fault, and the row keeps its last state.
       if (!scout || this.controller.signal.aborted) return;
       if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[scout]', err);
-      setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeFailure(scout.provider, err) });
+      setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeSourceFailure(scout.provider, err, SCOUT_PURPOSE) });
     } finally {
       this.runs.delete(scoutId);
     }

@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { revealSourceToken } from '../../store/storedSecrets.js';
 import type { AppDeps } from '../../context.js';
 import { DEMO_CONNECTION_MESSAGE } from '../../../schemas/profile.js';
-import { SourceFormatError, SourceHttpError, SourceRateLimited, SourceStalled } from '../../sources/types.js';
+import { inSiteTurn } from '../common/index.js';
+import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
 import { connections } from '../../store/schema/index.js';
 import { syncChesscom } from './chesscom.js';
 import { syncEcf } from './ecf.js';
@@ -17,26 +18,12 @@ const RUNNERS: Record<SourceProvider, (sc: SourceSyncContext) => Promise<void>> 
   fed: syncEcf,
 };
 
-const SOURCE_NAMES: Record<SourceProvider, string> = { siteA: 'chess.com', siteB: 'lichess', fed: 'ECF' };
-
 function setStatus(deps: AppDeps, id: string, values: Partial<Pick<Connection, 'status' | 'statusMessage' | 'lastSyncedAt'>>): void {
   deps.store.sqlite.transaction(() => deps.store.db.update(connections).set(values).where(eq(connections.id, id)).run()).immediate();
 }
 
 /** The message stored on the connection: what failed, in words a player can act on. */
-function describeFailure(provider: SourceProvider, err: unknown): string {
-  const name = SOURCE_NAMES[provider];
-  if (err instanceof SourceFormatError) return `${name} sent data that did not parse: ${err.message}`;
-  if (err instanceof SourceHttpError) {
-    if (err.status === 404) return `${name} does not know this account (HTTP 404): ${err.message}`;
-    return `${name} answered an error: ${err.message}`;
-  }
-  if (err instanceof SourceRateLimited) return `${name} kept rate-limiting the sync; what was stored stays and the next sync resumes from there (${err.message})`;
-  if (err instanceof SourceStalled) return `${name} stopped answering; what was stored stays and the next sync resumes from there (${err.message})`;
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  const detail = cause?.code ?? cause?.message;
-  return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}${detail ? ` (${detail})` : ''}`;
-}
+const SYNC_PURPOSE: FetchPurpose = { subject: 'account', activity: 'sync', afterwards: 'what was stored stays and the next sync resumes from there' };
 
 /**
  * Syncs one connection: status `syncing` while it runs, then `ok` with `lastSyncedAt`, or `error`
@@ -82,7 +69,7 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
   }
   setStatus(deps, connection.id, { status: 'syncing', statusMessage: null });
   try {
-    await RUNNERS[connection.provider](sc);
+    await inSiteTurn(deps.store, connection.provider, () => RUNNERS[connection.provider](sc));
     summary.ok = true;
     setStatus(deps, connection.id, { status: 'ok', statusMessage: summary.notes.length ? summary.notes.join('; ') : null, lastSyncedAt: deps.clock.now().toISOString() });
   } catch (err) {
@@ -92,7 +79,7 @@ export async function syncConnection(deps: AppDeps, connection: Connection, opts
       setStatus(deps, connection.id, { status: connection.status === 'syncing' ? 'never-synced' : connection.status, statusMessage: connection.statusMessage });
       return summary;
     }
-    summary.error = describeFailure(connection.provider, err);
+    summary.error = describeSourceFailure(connection.provider, err, SYNC_PURPOSE);
     setStatus(deps, connection.id, { status: 'error', statusMessage: summary.error });
   }
   return summary;

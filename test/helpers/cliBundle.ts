@@ -1,0 +1,8 @@
+import { join } from 'node:path';
+
+/**
+ * Where test/helpers/buildCli.ts puts the bundled CLI: inside the checkout (src/paths.ts finds the
+ * package root by walking up from the running file), in the tool cache git and npm pack ignore.
+ */
+export const CLI_BUNDLE_DIR = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'chess-footprint-test');
+export const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.mjs');
