@@ -1,11 +1,13 @@
-// The smoke test .ci/run runs on each Node version it does not run the whole suite on: the checkout
-// it is run from has been installed (`npm ci`) with that Node. Plain JavaScript, so nothing but the
-// installed package is needed. Steps: `serve --demo` answers; an MCP stdio session (the command
-// `claude-config` prints) lists the 29 tools and reads the profile; one review completes.
+// The smoke test .ci/run runs on each Node version it does not run the whole suite on (20 and 22), in
+// the checkout as installed by `npm ci` (on Node 20: the one compiled module, better-sqlite3 12, is
+// Node 20's; 22 loads 13's packaged binary). Plain JavaScript, so nothing but the installed package is
+// needed. Steps: the better-sqlite3 this Node loads (printed); `serve --demo` answers; an MCP stdio session (the
+// command `claude-config` prints) lists the 29 tools and reads the profile; one engine review completes.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -14,10 +16,17 @@ const bin = join(root, 'bin', 'chess-footprint.js');
 const data = mkdtempSync(join(tmpdir(), 'cfp-smoke-'));
 // A small engine budget and the lite build: this proves the engine runs on this Node, not review quality.
 const env = { ...process.env, CFP_ENGINE_BUILD: 'lite', CFP_ENGINE_NODES: '5000', CFP_ENGINE_WORKERS: '1' };
+const t0 = Date.now();
 const check = (ok, what) => {
   if (!ok) throw new Error(`smoke (${process.version}): ${what}`);
-  console.log(`ok ${what}`);
+  console.log(`ok ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 };
+
+// The driver this Node loads (src/store/sqlite.ts): 12 on Node 20, 13 (Node-API) from 22.14 on.
+const { usesNodeApiBuild } = await import(pathToFileURL(join(root, 'dist', 'src', 'store', 'sqlite.js')).href);
+const driver = usesNodeApiBuild() ? 'better-sqlite3-napi' : 'better-sqlite3';
+const { version: driverVersion } = JSON.parse(readFileSync(join(root, 'node_modules', driver, 'package.json'), 'utf8'));
+console.log(`Node ${process.versions.node} loads better-sqlite3 ${driverVersion} (${driver})`);
 
 const serve = spawn(process.execPath, [bin, 'serve', '--demo', '--demo-games', '20', '--port', '0', '--data-dir', data], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 try {
@@ -29,7 +38,8 @@ try {
       if (m && /token: +cfp_/.test(out)) resolve(m[1]);
     });
     serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-    setTimeout(() => reject(new Error(`serve did not start in 120 s: ${out}`)), 120_000);
+    // unref: a pending timer would hold the process open 120 s after the smoke has passed.
+    setTimeout(() => reject(new Error(`serve did not start in 120 s: ${out}`)), 120_000).unref();
   });
   const token = /token: +(cfp_\S+)/.exec(out)[1];
   const health = await fetch(`${url}/health`);
@@ -46,9 +56,9 @@ try {
     check((await client.listTools()).tools.length === 29, 'MCP stdio: tools/list has 29 tools');
     const profile = await client.callTool({ name: 'get_profile', arguments: {} });
     check(!profile.isError && profile.structuredContent.totals.games === 20, 'MCP stdio: get_profile');
-    const list = await client.callTool({ name: 'list_games', arguments: { provider: 'siteB', sort: 'date-desc', movesMax: 40 } });
+    const list = await client.callTool({ name: 'list_games', arguments: { provider: 'siteB', sort: 'date-desc', movesMax: 40, reviewed: 'no' } });
     const game = list.structuredContent.games[0];
-    check(!list.isError && game !== undefined, 'MCP stdio: list_games finds a lichess game with moves');
+    check(!list.isError && game !== undefined, 'MCP stdio: list_games finds a lichess game with moves that the engine has not reviewed');
     const started = Date.now();
     let review = await client.callTool({ name: 'request_game_review', arguments: { id: game.id, wait: 45 } });
     while (!review.isError && review.structuredContent.status !== 'complete' && Date.now() - started < 300_000) {
@@ -66,4 +76,4 @@ try {
   await new Promise((r) => (serve.exitCode !== null ? r() : serve.once('exit', r)));
   rmSync(data, { recursive: true, force: true });
 }
-console.log(`smoke passed on Node ${process.version}`);
+console.log(`smoke passed on Node ${process.version} in ${((Date.now() - t0) / 1000).toFixed(0)} s`);

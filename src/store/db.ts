@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from './sqlite.js';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { dirname, join } from 'node:path';
@@ -45,7 +45,7 @@ export function openStore(file: string, opts: { log?: Log } = {}): Store {
 }
 
 /** The SQL functions the migrations call: the one definition of reading a tag pair, for migrations that derive a column from stored PGNs (0009). */
-export function registerStoreFunctions(sqlite: Database.Database): void {
+export function registerStoreFunctions(sqlite: Database): void {
   sqlite.function('pgn_tag', { deterministic: true }, (text: unknown, name: unknown) =>
     typeof text === 'string' && typeof name === 'string' ? pgnTag(text, name) : null,
   );

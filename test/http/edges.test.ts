@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Messages } from '../../src/errors.js';
 import type { Listening } from '../../src/http/listen.js';

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { START_FEN, movesKey } from '../../src/chess/pgn.js';
 import type { Listening } from '../../src/http/listen.js';

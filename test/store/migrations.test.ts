@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite.js';
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
@@ -36,7 +36,7 @@ function earlierRelease(n: number): string {
 
 // Rows written with the columns of 0000_init (never edited), as a store of the first release holds them.
 const TOKEN = 'cfp_' + 'a'.repeat(43);
-function seedFirstRelease(sqlite: Database.Database, tokenFingerprint: string): void {
+function seedFirstRelease(sqlite: Database, tokenFingerprint: string): void {
   sqlite.prepare("INSERT INTO users (id, display_name, email, created_at) VALUES ('u1', 'Ann Player', 'ann@example.test', '2026-01-01T00:00:00.000Z')").run();
   sqlite.prepare("INSERT INTO tokens (id, user_id, name, fingerprint, created_at) VALUES ('t1', 'u1', 'init', ?, '2026-01-01T00:00:00.000Z')").run(tokenFingerprint);
   sqlite
