@@ -31,6 +31,12 @@ const W_F2U = 1e2; // C.15 an upfloater who also floated up two rounds before
 const W_FD1 = 1; // C.18/C.19 score differences (half-points) of repeated floats from the previous round
 /** Single exchanges tried, in order, before falling back to a free search over exchanges. */
 const MAX_EXCHANGES = 40;
+/**
+ * Nodes a reachability test may visit (is the target cost still reachable after this decision?). It stops at
+ * the first candidate that reaches the target, so the budget only binds when the answer is no or hard to find;
+ * a test that gives up too early sends the construction off the rules' first candidate.
+ */
+const REACH_BUDGET = 100_000;
 
 export interface BracketResult {
   pairs: Array<[PairingPlayer, PairingPlayer]>;
@@ -149,7 +155,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
    * Bounded cheapest-first search from the current partial candidate. `useExch` compares (criteria, exchanges)
    * lexicographically, otherwise criteria only. Returns the best complete candidate found under the bound.
    */
-  const search = (crit0: number, exch0: number, boundCrit: number, boundExch: number, useExch: boolean, budget: number) => {
+  const search = (crit0: number, exch0: number, boundCrit: number, boundExch: number, useExch: boolean, budget: number, firstOnly = false) => {
     const free = state.map((v) => v === -2);
     let bestC = boundCrit, bestX = boundExch;
     let found: number[] | null = null;
@@ -160,7 +166,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     const better = (c: number, x: number, strict: boolean) =>
       c < bestC || (c === bestC && (!useExch || (strict ? x < bestX : x <= bestX)));
     const rec = (crit: number, exch: number, bounded: boolean): void => {
-      if (nodes++ > budget || (!bounded && dive)) return;
+      if (nodes++ > budget || (!bounded && dive) || (firstOnly && found)) return;
       const i = firstUndecided();
       if (i === n) {
         const extra = leafCost();
@@ -187,7 +193,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
         apply(i, o.j, 1);
         if (!bounded || better(c + colourBound(), exch + o.x, found !== null)) rec(c, exch + o.x, bounded);
         apply(i, o.j, -1);
-        if (nodes > budget || (!bounded && dive)) break;
+        if (nodes > budget || (!bounded && dive) || (firstOnly && found)) break;
       }
       if (setSplit) inS1 = null;
     };
@@ -305,7 +311,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
         for (const k of split) flags[k] = true;
         inS1 = flags;
         restricted = true;
-        const r = search(crit, exch, target.crit, Infinity, false, 1500);
+        const r = search(crit, exch, target.crit, Infinity, false, REACH_BUDGET, true);
         if (r && r.crit <= target.crit) {
           picked = true;
           break;
@@ -324,7 +330,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       const c = crit + o.c;
       if (c > target.crit) continue;
       apply(i, o.j, 1);
-      const ok = search(c, exch + o.x, target.crit, target.exch, inRemainder, 1500);
+      const ok = search(c, exch + o.x, target.crit, target.exch, inRemainder, REACH_BUDGET, true);
       if (ok) {
         crit = c;
         exch += o.x;

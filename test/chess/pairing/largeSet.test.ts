@@ -12,15 +12,15 @@ import { agreement, AGREEMENT_COLUMNS, agreementRows, whatIfRows, type CaseOutco
  * in child processes (test/bench/pairingShard.ts); the agreement is printed by group, as
  * `npm run bench -- pairing` prints it.
  *
- * Issue 26's targets are 99.8% of pairs and 98% of cases exact; the engine reaches 99.51% and 96.60% (51 cases
- * differ, all later rounds, 39 in the last two), so those two are asserted at what it reaches, as floors
- * that catch a regression. Round 1 (100%) and the what-if target (99%) are the issue's own figures.
+ * Issue 26's targets are 99.8% of pairs and 98% of cases exact; the engine reaches 99.66% and 97.53% (37 cases
+ * differ, all later rounds), so those two are asserted at what it reaches, as floors that catch a regression. Round 1 (100%) and the what-if target (99%) are the issue's own figures.
  */
 const run = promisify(execFile);
 const SHARD = fileURLToPath(new URL('../../bench/pairingShard.ts', import.meta.url));
 
 async function runShards(): Promise<{ cases: CaseOutcome[]; whatIf: WhatIfOutcome[] }> {
-  const count = Math.max(1, Math.min(4, availableParallelism()));
+  // CFP_PAIRING_SHARDS=1 keeps it to one process on a shared machine.
+  const count = Math.max(1, Number(process.env.CFP_PAIRING_SHARDS) || Math.min(4, availableParallelism()));
   const outs = await Promise.all(
     Array.from({ length: count }, (_, i) =>
       run(process.execPath, ['--import', 'tsx', SHARD, String(i), String(count)], { maxBuffer: 256 * 1024 * 1024 }),
@@ -39,12 +39,12 @@ describe('agreement with the large reference set (bbpPairings 6.0.0, FIDE C.04.3
     expect(cases).toHaveLength(1500);
     expect(cases.filter((o) => o.error).map((o) => `${o.id}: ${o.error}`)).toEqual([]);
     const a = agreement(cases);
-    expect(a.pairsPct).toBeGreaterThanOrEqual(99.5);
-    expect(a.wholePct).toBeGreaterThanOrEqual(96.6);
+    expect(a.pairsPct).toBeGreaterThanOrEqual(99.66);
+    expect(a.wholePct).toBeGreaterThanOrEqual(97.5);
     expect(agreement(cases.filter((o) => o.round1)).wholePct).toBe(100);
 
     expect(whatIf).toHaveLength(600);
     expect(whatIf.filter((w) => w.round.error)).toEqual([]);
     expect(whatIf.filter((w) => w.opponentRight).length / whatIf.length).toBeGreaterThanOrEqual(0.99);
-  }, 600_000); // about 77 s of CPU in all: generous for a loaded runner
+  }, 900_000); // about 150 s of CPU in all: generous for a loaded runner
 });
