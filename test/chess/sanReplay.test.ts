@@ -74,7 +74,8 @@ describe('playSan', () => {
     }
   });
 
-  it('replays random games (captures, checks, promotions, en passant, castling favoured) ply for ply as Chess.move', () => {
+  // CPU-bound (3,000 plies through chess.js twice): about 9 s alone, three times that beside the pairing test's processes.
+  it('replays random games (captures, checks, promotions, en passant, castling favoured) ply for ply as Chess.move', { timeout: 120_000 }, () => {
     const rnd = lcg(20261126);
     let plies = 0;
     let promotions = 0;
