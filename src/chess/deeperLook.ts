@@ -1,6 +1,8 @@
+import type { Square } from 'chess.js';
 import type { DeeperMargins, StoredPosition } from './engineOutput.js';
 import { isDecided, THRESHOLDS } from './classification.js';
 import { fromEngineScore, winPercent } from './evaluation.js';
+import { viewBoard } from './replay.js';
 import { winningChancesUnclamped } from './winChances.js';
 
 /**
@@ -68,23 +70,10 @@ export function unsettledPositions(positions: readonly StoredPosition[], movesUc
   return [...pick].sort((a, b) => a - b);
 }
 
-/** Whether a FEN's board holds a piece on `square` (e.g. "e4"). */
-function occupied(fen: string, square: string): boolean {
-  const rank = 8 - Number(square[1]);
-  const file = square.charCodeAt(0) - 97;
-  const row = fen.split(' ')[0]?.split('/')[rank] ?? '';
-  let f = 0;
-  for (const ch of row) {
-    if (/\d/.test(ch)) f += Number(ch);
-    else if (f++ === file) return true;
-    if (f > file) return false;
-  }
-  return false;
-}
-
 /** Move i captures on the square move i − 1 captured on (classification.ts: a recapture is never great). */
 function isRecapture(positions: readonly StoredPosition[], movesUci: readonly string[], i: number): boolean {
   if (i === 0) return false;
   const to = movesUci[i].slice(2, 4);
-  return movesUci[i - 1].slice(2, 4) === to && occupied(positions[i - 1]?.fen ?? '', to);
+  // Move i − 1 captured on `to` when a piece stood there before it.
+  return movesUci[i - 1].slice(2, 4) === to && !!viewBoard(positions[i - 1]?.fen ?? '')?.get(to as Square);
 }

@@ -41,6 +41,21 @@ describe('the deeper look: which positions the first pass cannot settle', () => 
     expect(unsettledPositions(game([[700, 0], [-700, -701]]), ['line1'], { ...m, mateCp: 0 })).toEqual([]);
   });
 
+  test('a recapture on the square just captured on is never great, so it is not searched again for it', () => {
+    // 1.e4 d5 2.exd5 (d5 held a black pawn) Qxd5: the first choice, with a gap of 10.94 points; no ply loses anything.
+    const fens = [
+      'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+      'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2',
+      'rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2',
+      'rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3',
+    ];
+    const positions = game([[0, -1], [-100, -101], [100, -20], [-100, -101]]).map((p, i) => ({ ...p, fen: fens[i], lines: p.lines.map((l, k) => ({ ...l, pv: [k === 0 && i === 2 ? 'd8d5' : `line${k + 1}`] })) }));
+    expect(unsettledPositions(positions, ['d7d5', 'e4d5', 'd8d5'], m)).toEqual([]);
+    // The same, had d5 been empty before White's second move (no capture there, so …Qd5 recaptures nothing): searched again.
+    const quiet = positions.map((p, i) => (i === 1 ? { ...p, fen: 'rnbqkbnr/ppp1pppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2' } : p));
+    expect(unsettledPositions(quiet, ['d7d5', 'e4d5', 'd8d5'], m)).toEqual([2]);
+  });
+
   test('a large evaluation may hide a mate: |cp| ≥ 500 is searched again, 499 is not; a terminal position never is', () => {
     expect(unsettledPositions(game([[499, 498], [-499, -500]]), PLAYED, m)).toEqual([]);
     expect(unsettledPositions(game([[500, 499], [-500, -501]]), PLAYED, m)).toEqual([0, 1]);
