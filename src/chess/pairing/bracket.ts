@@ -29,7 +29,8 @@ const W_F1D = 1e5; // C.12 a downfloater who also floated down in the previous r
 const W_F1U = 1e4; // C.13 an upfloater who also floated up in the previous round
 const W_F2D = 1e3; // C.14 a downfloater who also floated down two rounds before
 const W_F2U = 1e2; // C.15 an upfloater who also floated up two rounds before
-const W_FD1 = 1; // C.18/C.19 score differences (half-points) of repeated floats from the previous round
+const W_FD1 = 10; // C.16/C.17 score differences (half-points) of repeated floats from the previous round
+const W_FD2 = 1; // C.18/C.19 score differences (half-points) of repeated floats from two rounds before
 /** Single exchanges tried, in order, before falling back to a free search over exchanges. */
 const MAX_EXCHANGES = 40;
 /**
@@ -372,8 +373,9 @@ export function pairPenalty(a: PairingPlayer, b: PairingPlayer, initialColour: C
     const down = up === a ? b : a;
     const d = Math.abs(a.score - b.score) * 2;
     if (up.float1 === 'up') v += W_F1U + W_FD1 * d;
-    if (up.float2 === 'up') v += W_F2U;
+    if (up.float2 === 'up') v += W_F2U + W_FD2 * d;
     if (down.float1 === 'down') v += W_FD1 * d;
+    if (down.float2 === 'down') v += W_FD2 * d;
   }
   return v;
 }
