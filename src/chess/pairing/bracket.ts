@@ -150,14 +150,7 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
     // C.7: as many pairs as possible in the next bracket (its residents and these floaters), then its PSD.
     const size = floaters.length + opts.next.residents.length - (opts.byeFromAbove ? 1 : 0);
     const o = nextOutcome(floaters);
-    return W_NEXT * Math.max(0, Math.floor(size / 2) - o.pairs) + W_NPSD * o.psd + byeAssigneeUnplayed(floaters);
-  };
-  // C.9 (2025): when nobody below may take the bye, one of these floaters will, and it can be the eligible one
-  // with the fewest unplayed games.
-  const byeAssigneeUnplayed = (floaters: PairingPlayer[]) => {
-    if (!opts.byeFromAbove) return 0;
-    const eligible = floaters.filter((f) => f.byeEligible).map((f) => f.unplayed);
-    return eligible.length ? W_UNPLAYED * Math.min(...eligible) : 0;
+    return W_NEXT * Math.max(0, Math.floor(size / 2) - o.pairs) + W_NPSD * o.psd;
   };
   const leafCost = (): number | null => floatExtra(players.filter((_, k) => state[k] === -1));
 
