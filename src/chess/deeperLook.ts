@@ -26,7 +26,7 @@ import { winningChancesUnclamped } from './winChances.js';
 export type { DeeperMargins };
 
 /** Chosen by `npm run bench -- fidelity` on the shared lichess-analysed games (README, Engine review). */
-export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.01, great: 2, mateCp: 0, moments: false };
+export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.015, great: 2, mateCp: 0, moments: false };
 
 /** lila Advice.scala `winningChanceJudgements`. */
 const JUDGMENT_STEPS = [0.1, 0.2, 0.3] as const;

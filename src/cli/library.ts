@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { StoredAnalysis } from '../../schemas/engine.js';
+import { onLichessScale } from '../chess/calibration.js';
 import { parsePgn } from '../chess/pgn.js';
 import { analysisAccuracy } from '../chess/reviewAccuracy.js';
 import { loadConfig } from '../config.js';
@@ -101,7 +102,7 @@ export function registerLibraryCommands(program: Command): void {
                 writeFileSync(keep, `${JSON.stringify(analysis)}\n`);
               }
             }
-            const acc = analysisAccuracy(analysis);
+            const acc = analysisAccuracy(onLichessScale(analysis));
             const depths = analysis.positions.filter((p) => !p.terminal).map((p) => p.depth).sort((a, b) => a - b);
             const file: LibraryAccuracyFile = {
               white: round1(acc.white),

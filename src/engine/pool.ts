@@ -1,5 +1,6 @@
+import { cpScaleOf, scalePositions } from '../chess/calibration.js';
 import { DEEPER_MARGINS, unsettledPositions, type DeeperMargins } from '../chess/deeperLook.js';
-import { positionKey, type StoredAnalysis, type StoredPosition } from '../chess/engineOutput.js';
+import { positionKey, type EngineIdentity, type StoredAnalysis, type StoredPosition } from '../chess/engineOutput.js';
 import { gamePositions } from '../chess/positions.js';
 import { EngineFailure, UciEngine, type EngineSpec } from './uciEngine.js';
 
@@ -137,6 +138,15 @@ export class EnginePool implements Analyser {
     return `${o.path ?? o.build}|t${o.path ? o.threads : 1}|h${o.hashMb}|n${nodes}|pv${o.multiPv}|`;
   }
 
+  /**
+   * Build and network go with every review, so one made by another build says which it was. Every engine of the
+   * pool runs the same spec: any started one answers, also for a review whose positions all came from the memo.
+   */
+  private identity(slots: number[]): EngineIdentity {
+    const first = [...slots.map((i) => this.engines[i]), ...this.engines].find((e) => e);
+    return first ? { ...first.id, build: first.kind, network: first.network } : { name: 'unknown', version: 'unknown' };
+  }
+
   async analyse(startFen: string, movesUci: readonly string[], now: () => string, opts: AnalyseOptions = {}): Promise<StoredAnalysis> {
     const slots = await this.take(opts.engines ?? this.engines.length);
     try {
@@ -150,7 +160,9 @@ export class EnginePool implements Analyser {
       let failure = await this.searchAll(slots, searchable, stored, this.opts.nodesPerPosition, opts.memo, false);
       const deeper = this.opts.deeper;
       if (!failure && deeper) {
-        const again = new Set(unsettledPositions(stored, movesUci, deeper.margins));
+        // The margins are about lichess's thresholds, so they are read on lichess's scale (src/chess/calibration.ts).
+        const onScale = scalePositions(stored, cpScaleOf(this.identity(slots)));
+        const again = new Set(unsettledPositions(onScale, movesUci, deeper.margins));
         failure = await this.searchAll(slots, searchable.filter((p) => again.has(p.index)), stored, deeper.nodesPerPosition, opts.memo, true);
       }
       if (failure) {
@@ -162,10 +174,8 @@ export class EnginePool implements Analyser {
         }
         throw failure.reason;
       }
-      const first = slots.map((i) => this.engines[i]).find((e) => e);
       return {
-        // Build and network go with every review, so one made by another build says which it was.
-        engine: first ? { ...first.id, build: first.kind, network: first.network } : { name: 'unknown', version: 'unknown' },
+        engine: this.identity(slots),
         budget: {
           nodesPerPosition: this.opts.nodesPerPosition,
           multiPv: this.opts.multiPv,

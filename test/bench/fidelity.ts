@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { cpScaleOf, onLichessScale } from '../../src/chess/calibration.js';
 import { positionKey, type StoredAnalysis } from '../../src/chess/engineOutput.js';
 import { buildPlies } from '../../src/chess/plyAnalysis.js';
 import { replaySan, START_FEN } from '../../src/chess/pgn.js';
 import { gamePositions } from '../../src/chess/positions.js';
-import { analysisAccuracy } from '../../src/chess/reviewAccuracy.js';
+import { analysisAccuracy, analysisEvals } from '../../src/chess/reviewAccuracy.js';
 import { loadConfig } from '../../src/config.js';
 import { deeperLook, EnginePool, type PoolOptions } from '../../src/engine/pool.js';
 import { OwnerPositionMemos } from '../../src/services/review/positionMemo.js';
@@ -124,15 +125,20 @@ export async function run(): Promise<BenchTable[]> {
     },
     {
       title: "Review fidelity against lichess's own analysis (issue 25 targets: same judgment ≥ 95, flagged-or-not ≥ 97, accuracy within 1.0 ≥ 80% of players, bias ±0.5, every great deeper)",
-      columns: ['run', 'plies', 'same judgment %', 'flagged-or-not %', 'players', 'accuracy within 1.0 %', 'mean bias', 'mean |diff|', 'great', 'great on a deeper search'],
+      columns: ['run', 'plies', 'same judgment %', 'flagged-or-not %', 'players', 'accuracy within 1.0 %', 'mean bias', 'mean |diff|', 'great', 'great on a deeper search', 'cp scale applied', 'lichess cp ÷ ours (median)', 'positions fitted'],
       rows: fidelity,
+      notes: [
+        "Our centipawns are restated on lichess's scale before the rules read them (src/chess/calibration.ts, the factor per network). The last two columns fit that factor again on these games: the median of lichess's cp ÷ ours (raw) over the positions where both lie between 50 and 1,000 cp on the same side.",
+      ],
     },
   );
   return tables;
 }
 
 /** Agreement of our reviews with lichess's analysis of the same games (judgments per ply, accuracy per player). */
-function agreement(reviewed: StoredAnalysis[], games: Game[]): Array<number> {
+function agreement(raw: StoredAnalysis[], games: Game[]): Array<number> {
+  // The rules read a review on lichess's scale, as the service's derivation does (src/services/review/derive.ts).
+  const reviewed = raw.map((a) => a && onLichessScale(a));
   let plies = 0;
   let same = 0;
   let flaggedSame = 0;
@@ -166,5 +172,24 @@ function agreement(reviewed: StoredAnalysis[], games: Game[]): Array<number> {
   const n = accDiffs.length || 1;
   const bias = accDiffs.reduce((s, d) => s + d, 0) / n;
   const mad = accDiffs.reduce((s, d) => s + Math.abs(d), 0) / n;
-  return [plies, pct(same, plies), pct(flaggedSame, plies), accDiffs.length, pct(within, accDiffs.length), bias, mad, great, greatDeeper];
+  const fit = scaleFit(raw, games);
+  const applied = raw.find((a) => a)?.engine;
+  return [plies, pct(same, plies), pct(flaggedSame, plies), accDiffs.length, pct(within, accDiffs.length), bias, mad, great, greatDeeper, cpScaleOf(applied), fit.median, fit.n];
+}
+
+/** lichess's cp ÷ ours on the same positions (both White's point of view, 50..1,000 cp on the same side): the median and how many. */
+function scaleFit(raw: StoredAnalysis[], games: Game[]): { median: number; n: number } {
+  const ratios: number[] = [];
+  raw.forEach((a, gi) => {
+    const theirs = games[gi].analysis;
+    if (!a || !theirs) return;
+    analysisEvals(a).forEach((ours, i) => {
+      const t = theirs[i]?.eval;
+      if (ours.eval === undefined || t === undefined) return;
+      const ok = (v: number) => Math.abs(v) >= 50 && Math.abs(v) <= 1000;
+      if (ok(ours.eval) && ok(t) && Math.sign(ours.eval) === Math.sign(t)) ratios.push(t / ours.eval);
+    });
+  });
+  ratios.sort((x, y) => x - y);
+  return { median: ratios.length ? ratios[ratios.length >> 1] : NaN, n: ratios.length };
 }

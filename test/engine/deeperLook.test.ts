@@ -81,6 +81,33 @@ describe('the deeper look in the engine pool', () => {
   });
 });
 
+describe("the deeper look reads the first pass on lichess's scale (src/chess/calibration.ts)", () => {
+  // 1.e4 as above: White 0 → −55. With margin 0.01: raw, a drop of wc(55) = 0.1009, within 0.01 of 0.1 (searched
+  // again); announced as the full build's network (× 0.84: −55 → −46), a drop of wc(46) = 0.0845, 0.0155 away (not).
+  const tight: DeeperMargins = { judgment: 0.01, great: 0, mateCp: 0, moments: false };
+  const moves = ['e2e4'];
+  const run = async (network: string | null) => {
+    writeFileSync(join(dir, 'searches.log'), '');
+    if (network) process.env.TABLE_ENGINE_NETWORK = network;
+    try {
+      const pool = new EnginePool(spec({ deeper: { nodesPerPosition: 300000, margins: tight } }));
+      pools.push(pool);
+      const a = await pool.analyse(START_FEN, moves, now);
+      return { searches: searches(), network: a.engine.network ?? null };
+    } finally {
+      delete process.env.TABLE_ENGINE_NETWORK;
+    }
+  };
+
+  test('an engine of no measured network: the ply near the threshold raw is searched again', async () => {
+    expect(await run(null)).toEqual({ searches: [30000, 30000, 300000, 300000], network: null });
+  });
+
+  test('the full build network: the same ply is 0.0155 from the threshold on lichess’s scale and is not', async () => {
+    expect(await run('nn-1a298aa575a0.nnue')).toEqual({ searches: [30000, 30000], network: 'nn-1a298aa575a0.nnue' });
+  });
+});
+
 describe('a review with a deeper look is reproduced exactly from its recorded settings (real engine)', () => {
   test('the lite build at 3,000 nodes with a 9,000-node deeper look: a second pool built from the recorded budget gives the same review', async () => {
     const first = new EnginePool({ path: null, build: 'lite', threads: 1, hashMb: 16, multiPv: 2, size: 1, nodesPerPosition: 3000, deeper: { nodesPerPosition: 9000, margins: DEEPER_MARGINS } });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CriticalMomentBrief } from '../../../schemas/games.js';
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import { moveAccuracy } from '../../chess/accuracy.js';
+import { onLichessScale } from '../../chess/calibration.js';
 import { capCp, flip } from '../../chess/evaluation.js';
 import { rankMoments } from '../../chess/moments.js';
 import { buildPlies, type AnalysedPly } from '../../chess/plyAnalysis.js';
@@ -12,11 +13,12 @@ import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type
 
 /**
  * Bump when a rule that shapes a derivation changes (classification, moments, accuracy, depth), or a field is added
- * (4: the per-ply lichess judgment beside the class; 5: `great` only on a position the deeper look searched):
+ * (4: the per-ply lichess judgment beside the class; 5: `great` only on a position the deeper look searched;
+ * 6: centipawns restated on lichess's scale, src/chess/calibration.ts):
  * stored derivations of an older version are recomputed from the stored engine output at start
  * and on read (src/services/review/records.ts). Deterministic: the same payload gives the same figures.
  */
-export const DERIVATION_VERSION = 5;
+export const DERIVATION_VERSION = 6;
 
 /** One ply of a derivation: everything about it that follows from the engine output alone. */
 export interface DerivedPly {
@@ -84,7 +86,9 @@ function whiteEvalAfterCp(p: AnalysedPly): number | null {
  * left out on purpose: they change only time_trouble tags, clock fields and isUserMove, never the
  * classes, moments or accuracies stored here (readers lay them on, src/chess/ownerPly.ts).
  */
-export function deriveAll(analysis: StoredAnalysis): { derivation: ReviewDerivation; view: ReviewView } {
+export function deriveAll(stored: StoredAnalysis): { derivation: ReviewDerivation; view: ReviewView } {
+  // Every rule reads the engine's centipawns on lichess's scale; the stored output stays as the engine gave it.
+  const analysis = onLichessScale(stored);
   const plies = buildPlies(analysis, NO_OWNER);
   const view = buildView(analysis, plies);
   return { derivation: summarise(analysis, view), view };

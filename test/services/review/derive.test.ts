@@ -18,8 +18,8 @@ describe('deriveReview: per-ply accuracy and evaluation after the move', () => {
     // 1. f3 e5 2. g4 Qh4#. Side-to-move scores: start 0; after f3 (Black to move) +50; after e5 (White) −300;
     // after g4 (Black) mate in 1; after Qh4# White is checkmated (terminal, no line).
     const d = deriveReview(makeAnalysis({ sanMoves: ['f3', 'e5', 'g4', 'Qh4#'], evals: [0, 50, -300, { mate: 1 }] }));
-    expect(DERIVATION_VERSION).toBe(5);
-    expect(d.version).toBe(5);
+    expect(DERIVATION_VERSION).toBe(6);
+    expect(d.version).toBe(6);
     expect(d.plies.map((p) => ({ colour: p.colour, accuracy: p.accuracy, evalAfterCp: p.evalAfterCp }))).toEqual([
       // f3: White 50% → Black +50 = White −50.
       { colour: 'white', accuracy: r2(moveAcc(winPct(0), winPct(-50))), evalAfterCp: -50 },
@@ -34,6 +34,18 @@ describe('deriveReview: per-ply accuracy and evaluation after the move', () => {
     // g4 loses 24.89 − 2.46 = 22.43 win% → 103.17 · e^(−0.9768) − 2.17 = 36.68. Stored to two decimals.
     expect(d.plies[0].accuracy).toBe(82.31);
     expect(d.plies[2].accuracy).toBe(36.68);
+  });
+
+  test("a full-build review is read on lichess's scale (× 0.84): the same fool's mate, worked by hand", () => {
+    const raw = makeAnalysis({ sanMoves: ['f3', 'e5', 'g4', 'Qh4#'], evals: [0, 50, -300, { mate: 1 }] });
+    const d = deriveReview({ ...raw, engine: { name: 'Stockfish', version: '19 WASM', build: 'full', network: 'nn-1a298aa575a0.nnue' } });
+    // 50 → 42 and −300 → −252 (rounded); the mate stays a mate.
+    expect(d.plies.map((p) => p.evalAfterCp)).toEqual([-42, -252, -500, -500]);
+    // f3 loses 50 − winPct(−42) win%; g4 goes from winPct(−252) to mated.
+    expect(d.plies[0].accuracy).toBe(r2(moveAcc(winPct(0), winPct(-42))));
+    expect(d.plies[2].accuracy).toBe(r2(moveAcc(winPct(-252), winPct(-1000))));
+    // The stored engine output is not touched.
+    expect(raw.positions[1].lines[0].score.cp).toBe(50);
   });
 
   test('a position without an evaluation: null accuracy on both sides of it, null evaluation after it', () => {
