@@ -1,6 +1,6 @@
 import { allocate, type Colour, STRONG } from './colours.js';
-import { maxPairCount } from './byes.js';
 import { canMeet } from './compatibility.js';
+import { nextBracketOutcome, type NextBracket, type NextOutcome } from './nextBracket.js';
 import type { PairingPlayer } from './scoreGroups.js';
 
 /**
@@ -21,14 +21,16 @@ const W_FLOAT = 5e14; // C.5 maximise the number of pairs
 const W_PSD = 1e12; // C.6 minimise the pairing score difference (squared half-points, an approximation)
 const W_NEXT = 1e11; // C.7 downfloaters who cannot be paired in the next bracket
 const W_UNPLAYED = 3e10; // C.9 (2025) the bye assignee: as few unplayed games as possible
-const W_TOP = 1e10; // C.8/C.9 topscorers: colour difference beyond 2, three in a row
+const W_NPSD = 2e9; // C.7 then the PSD of the next bracket (squared half-points, an approximation; nextBracket.ts)
+const W_TOP = 1e9; // C.8/C.9 topscorers: colour difference beyond 2, three in a row (below C.7's PSD term)
 const W_PREF = 1e8; // C.10 colour preferences not granted
 const W_STRONG = 1e6; // C.11 strong colour preferences not granted
 const W_F1D = 1e5; // C.12 a downfloater who also floated down in the previous round
 const W_F1U = 1e4; // C.13 an upfloater who also floated up in the previous round
 const W_F2D = 1e3; // C.14 a downfloater who also floated down two rounds before
 const W_F2U = 1e2; // C.15 an upfloater who also floated up two rounds before
-const W_FD1 = 1; // C.18/C.19 score differences (half-points) of repeated floats from the previous round
+const W_FD1 = 10; // C.16/C.17 score differences (half-points) of repeated floats from the previous round
+const W_FD2 = 1; // C.18/C.19 score differences (half-points) of repeated floats from two rounds before
 /** Single exchanges tried, in order, before falling back to a free search over exchanges. */
 const MAX_EXCHANGES = 40;
 /**
@@ -50,8 +52,8 @@ export interface BracketOptions {
   last: boolean;
   /** Can the floaters plus every lower player still be paired? (C.4 completion) */
   completes: (floaters: PairingPlayer[]) => boolean;
-  /** Residents of the next score group, for C.7. */
-  next: PairingPlayer[];
+  /** The next bracket, for C.7. */
+  next: NextBracket;
   /** Nobody below may take the bye, so one of this bracket's downfloaters will: C.7 does not count them as unpaired. */
   byeFromAbove?: boolean;
   budget?: number;
@@ -134,20 +136,21 @@ export function pairBracket(players: PairingPlayer[], opts: BracketOptions): Bra
       else floats--;
     }
   };
-  const nextMemo = new Map<string, number>();
-  const nextPairs = (floaters: PairingPlayer[]) => {
+  const nextMemo = new Map<string, NextOutcome>();
+  const nextOutcome = (floaters: PairingPlayer[]) => {
     const key = floaters.map((f) => f.rank).join();
     let v = nextMemo.get(key);
-    if (v === undefined) nextMemo.set(key, (v = maxPairCount([...floaters, ...opts.next])));
+    if (v === undefined) nextMemo.set(key, (v = nextBracketOutcome(floaters, opts.next)));
     return v;
   };
   const floatExtra = (floaters: PairingPlayer[]): number | null => {
     if (opts.last && floaters.length > 1) return null;
     if (!opts.completes(floaters)) return null;
-    if (floaters.length === 0 || opts.next.length === 0) return 0;
-    // C.7: as many pairs as possible in the next bracket (its residents and these floaters).
-    const size = floaters.length + opts.next.length - (opts.byeFromAbove ? 1 : 0);
-    return W_NEXT * Math.max(0, Math.floor(size / 2) - nextPairs(floaters));
+    if (floaters.length === 0 || opts.next.residents.length === 0) return 0;
+    // C.7: as many pairs as possible in the next bracket (its residents and these floaters), then its PSD.
+    const size = floaters.length + opts.next.residents.length - (opts.byeFromAbove ? 1 : 0);
+    const o = nextOutcome(floaters);
+    return W_NEXT * Math.max(0, Math.floor(size / 2) - o.pairs) + W_NPSD * o.psd;
   };
   const leafCost = (): number | null => floatExtra(players.filter((_, k) => state[k] === -1));
 
@@ -370,8 +373,9 @@ export function pairPenalty(a: PairingPlayer, b: PairingPlayer, initialColour: C
     const down = up === a ? b : a;
     const d = Math.abs(a.score - b.score) * 2;
     if (up.float1 === 'up') v += W_F1U + W_FD1 * d;
-    if (up.float2 === 'up') v += W_F2U;
+    if (up.float2 === 'up') v += W_F2U + W_FD2 * d;
     if (down.float1 === 'down') v += W_FD1 * d;
+    if (down.float2 === 'down') v += W_FD2 * d;
   }
   return v;
 }

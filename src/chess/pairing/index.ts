@@ -36,7 +36,7 @@ export function pairNextRound(state: TournamentState): Pairing {
         score: groups[g][0].score,
         initialColour: s.initialColour,
         last,
-        next: groups[g + 1] ?? [],
+        next: { residents: groups[g + 1] ?? [], completesBelow: completer(groups.slice(g + 2).flat()) },
         byeFromAbove: players.length % 2 === 1 && !below.some((p) => p.byeEligible),
         completes: last ? () => true : completer(below),
       }) ?? (last ? null : { pairs: [], floaters: bracket });

@@ -38,9 +38,11 @@ export function pairingPlayers(state: TournamentState): PairingPlayer[] {
     if (r < 0) return null;
     const e = byRank.get(rank)!.history[r];
     if (!e) return null;
-    // A player who does not play a game in a round counts as a downfloater (A.4); a forfeit loser, who was
-    // paired but did not come, does not (this reading matches the reference engine's pairings).
-    if (e.kind !== 'game' || !isPlayedGame(e)) return e.kind === 'game' && e.result === 'forfeitLoss' ? null : 'down';
+    // A.4 (1.4 in the 2025 numbering): a player who does not play in a round receives a downfloat. bbpPairings
+    // 6.0.0, FIDE-endorsed, counts it only when the unplayed round scored more than a loss (getFloat in its
+    // src/swisssystems/dutch.cpp): a pairing-allocated or half-point bye, a forfeit win; a zero-point absence or
+    // a forfeit loss is no float. The reference cases follow that reading.
+    if (e.kind !== 'game' || !isPlayedGame(e)) return before.get(rank)![r + 1] > before.get(rank)![r] ? 'down' : null;
     const mine = before.get(rank)![r];
     const theirs = before.get(e.opponent)?.[r] ?? mine;
     return mine > theirs ? 'down' : mine < theirs ? 'up' : null;

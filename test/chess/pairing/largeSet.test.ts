@@ -12,8 +12,9 @@ import { agreement, AGREEMENT_COLUMNS, agreementRows, whatIfRows, type CaseOutco
  * in child processes (test/bench/pairingShard.ts); the agreement is printed by group, as
  * `npm run bench -- pairing` prints it.
  *
- * Issue 26's targets are 99.8% of pairs and 98% of cases exact; the engine reaches 99.66% and 97.53% (37 cases
- * differ, all later rounds), so those two are asserted at what it reaches, as floors that catch a regression. Round 1 (100%) and the what-if target (99%) are the issue's own figures.
+ * Issue 26's targets are 99.8% of pairs, 98% of cases exact, every round 1, and the what-if opponent right in 99% of
+ * scenarios. The engine reaches 99.91% of pairs and 99.6% of cases (1,494/1,500; 6 later rounds differ), so
+ * those two are asserted at what it reaches, as floors that catch a regression.
  */
 const run = promisify(execFile);
 const SHARD = fileURLToPath(new URL('../../bench/pairingShard.ts', import.meta.url));
@@ -39,8 +40,8 @@ describe('agreement with the large reference set (bbpPairings 6.0.0, FIDE C.04.3
     expect(cases).toHaveLength(1500);
     expect(cases.filter((o) => o.error).map((o) => `${o.id}: ${o.error}`)).toEqual([]);
     const a = agreement(cases);
-    expect(a.pairsPct).toBeGreaterThanOrEqual(99.66);
-    expect(a.wholePct).toBeGreaterThanOrEqual(97.5);
+    expect(a.pairsPct).toBeGreaterThanOrEqual(99.9);
+    expect(a.wholePct).toBeGreaterThanOrEqual(99.6);
     expect(agreement(cases.filter((o) => o.round1)).wholePct).toBe(100);
 
     expect(whatIf).toHaveLength(600);
