@@ -34,8 +34,13 @@ export function scalePositions(positions: readonly StoredPosition[], k: number):
   return k === 1 ? [...positions] : positions.map((p) => (p.lines.length ? { ...p, lines: scaleLines(p.lines, k) } : p));
 }
 
+/** The factor a review is read with: its engine's; 1 for a source's own review (already lichess's evaluations). */
+export function reviewCpScale(a: StoredAnalysis): number {
+  return a.source ? 1 : cpScaleOf(a.engine);
+}
+
 /** A review as the rules read it: its engine's centipawns on lichess's scale; a source's own review as it is. */
 export function onLichessScale(a: StoredAnalysis): StoredAnalysis {
-  const k = a.source ? 1 : cpScaleOf(a.engine);
+  const k = reviewCpScale(a);
   return k === 1 ? a : { ...a, positions: scalePositions(a.positions, k) };
 }

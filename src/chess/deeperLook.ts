@@ -2,7 +2,9 @@ import type { Square } from 'chess.js';
 import type { DeeperMargins, StoredPosition } from './engineOutput.js';
 import { isDecided, THRESHOLDS } from './classification.js';
 import { fromEngineScore, winPercent } from './evaluation.js';
+import { WINNING_CHANCE_JUDGMENTS } from './judgments.js';
 import { viewBoard } from './replay.js';
+import { positionScore } from './reviewAccuracy.js';
 import { winningChancesUnclamped } from './winChances.js';
 
 /**
@@ -28,16 +30,8 @@ export type { DeeperMargins };
 /** Chosen by `npm run bench -- fidelity` on the shared lichess-analysed games (README, Engine review). */
 export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.015, great: 2, mateCp: 0, moments: false };
 
-/** lila Advice.scala `winningChanceJudgements`. */
-const JUDGMENT_STEPS = [0.1, 0.2, 0.3] as const;
-type Score = { cp: number | null; mate: number | null };
-
-function firstScore(p: StoredPosition | undefined): Score | null {
-  if (!p) return null;
-  if (p.terminal === 'checkmate') return { cp: null, mate: 0 };
-  if (p.terminal) return { cp: 0, mate: null };
-  return p.lines[0]?.score ?? null;
-}
+const BLUNDER_DROP = WINNING_CHANCE_JUDGMENTS.find(([, j]) => j === 'Blunder')![0];
+const firstScore = (p: StoredPosition | undefined) => (p ? positionScore(p) : null);
 
 /** The indices of `positions` (game order, side-to-move scores; `movesUci[i]` played from position i) to search again, ascending. */
 export function unsettledPositions(positions: readonly StoredPosition[], movesUci: readonly string[], m: DeeperMargins): number[] {
@@ -60,8 +54,8 @@ export function unsettledPositions(positions: readonly StoredPosition[], movesUc
     const after = firstScore(positions[i + 1]);
     if (!before || !after || before.cp === null || after.cp === null || before.mate !== null || after.mate !== null) continue;
     const drop = winningChancesUnclamped(before.cp) - winningChancesUnclamped(-after.cp);
-    const near = JUDGMENT_STEPS.some((t) => Math.abs(drop - t) <= m.judgment);
-    const blunder = m.moments && drop >= JUDGMENT_STEPS[2];
+    const near = WINNING_CHANCE_JUDGMENTS.some(([t]) => Math.abs(drop - t) <= m.judgment);
+    const blunder = m.moments && drop >= BLUNDER_DROP;
     if (near || blunder) {
       pick.add(i);
       if (searchable(i + 1)) pick.add(i + 1);

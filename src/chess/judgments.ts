@@ -27,7 +27,7 @@ export const JUDGMENTS = ['Inaccuracy', 'Mistake', 'Blunder'] as const;
 export type Judgment = (typeof JUDGMENTS)[number];
 
 /** lila Advice.scala `winningChanceJudgements`: drops in winning chances (scale −1..1), most severe first. */
-const WINNING_CHANCE_JUDGMENTS: ReadonlyArray<readonly [number, Judgment]> = [
+export const WINNING_CHANCE_JUDGMENTS: ReadonlyArray<readonly [number, Judgment]> = [
   [0.3, 'Blunder'],
   [0.2, 'Mistake'],
   [0.1, 'Inaccuracy'],

@@ -1,7 +1,7 @@
 import type { Colour } from '../../../schemas/common.js';
 import type { EngineScore } from '../../../schemas/engine.js';
 import type { ReviewResponse } from '../../../schemas/review.js';
-import { onLichessScale } from '../../chess/calibration.js';
+import { reviewCpScale, scalePositions } from '../../chess/calibration.js';
 import { movesKey } from '../../chess/pgn.js';
 import { positionScore } from '../../chess/reviewAccuracy.js';
 import type { PersonalCtx } from '../../context.js';
@@ -149,7 +149,7 @@ export function reviewedPosition(
   const analysis = ownerReview(ctx.store, ctx.user.id, movesKeyValue)?.engineOutput();
   if (!analysis || !Number.isInteger(ply) || ply < 0 || ply >= analysis.positions.length) return null;
   // On lichess's scale, as every other figure of the review (src/chess/calibration.ts).
-  const p = onLichessScale(analysis).positions[ply];
+  const [p] = scalePositions([analysis.positions[ply]], reviewCpScale(analysis));
   const evaluation = positionScore(p);
   if (!evaluation) return null;
   return { fen: p.fen, evaluation, bestMoveUci: p.lines[0]?.pv[0] ?? null };
