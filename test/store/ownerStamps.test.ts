@@ -15,7 +15,7 @@ import { listStudyGames } from '../../tools/study/list_study_games.js';
 import { getProfile } from '../../tools/profile/get_profile.js';
 import { getGame } from '../../tools/games/get_game.js';
 import { movesKey } from '../../src/chess/pgn.js';
-import { saveAnalysis } from '../../src/services/review/records.js';
+import { analysisRow, saveAnalysis } from '../../src/services/review/records.js';
 import { quietGame } from '../helpers/analysis.js';
 import { insertReviewedGame } from '../helpers/reviewed.js';
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
@@ -248,7 +248,7 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     const analysis = quietGame();
     const key = movesKey(analysis.startFen, analysis.movesUci);
     const id = insertReviewedGame(app.deps.store, user, null, { movesKey: key, movesSource: 'pgn', sanMoves: 'a3 a6 h3 h6 b3 b6' });
-    saveAnalysis(app.deps.store, key, analysis); // the shared engine output exists; this owner has no review of it yet
+    saveAnalysis(app.deps.store, analysisRow(key, analysis)); // the shared engine output exists; this owner has no review of it yet
     type D = { opponent: string; review: { accuracyWhite?: number } | null };
     const read = async (as = token) => app.call(getGame, { id }, as);
     const first = (await read()).body as D;

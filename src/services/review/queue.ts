@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { preparedOnce } from '../../store/prepared.js';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import type { Analyser } from '../../engine/pool.js';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/db.js';
 import { isStoreBusy } from '../../store/busy.js';
 import { reviewJobs } from '../../store/schema/index.js';
 import { OwnerPositionMemos } from './positionMemo.js';
-import { engineOutput, grantReview, ownerReview, refreshDerivations, saveAnalysis, backfillOwnerReviews } from './records.js';
+import { analysisRow, engineOutput, grantReview, ownerReview, refreshDerivations, saveAnalysis, backfillOwnerReviews } from './records.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
 
@@ -313,11 +314,13 @@ export class ReviewQueue {
     this.wakeAll();
   }
 
-  private complete(job: ReviewJob, analysis: Parameters<typeof saveAnalysis>[2]): void {
+  private complete(job: ReviewJob, analysis: StoredAnalysis): void {
     const now = this.clock.now().toISOString();
+    // Derived before the transaction: the write lock is held only for the writes.
+    const row = analysisRow(job.movesKey, analysis);
     this.store.sqlite
       .transaction(() => {
-        saveAnalysis(this.store, job.movesKey, analysis);
+        saveAnalysis(this.store, row);
         grantReview(this.store, job.userId, job.movesKey, now);
         copyReviewAccuracy(this.store, job.userId, job.movesKey);
         this.store.db

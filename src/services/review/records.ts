@@ -48,26 +48,34 @@ export function engineOutput(store: Store, movesKey: string): StoredAnalysis | n
   return payload === null ? null : parseStoredAnalysis(payload);
 }
 
-/** Stores engine output with its derivation (first writer wins: the same moves give the same figures). */
-export function saveAnalysis(store: Store, movesKey: string, analysis: StoredAnalysis): void {
+/** A review's row as written: engine output with its derivation. */
+export type NewAnalysisRow = typeof analyses.$inferInsert;
+
+/**
+ * A review's row, derived from its engine output. Pure CPU work (tens of milliseconds a game): a writer derives
+ * before it opens its transaction, so the store's write lock is never held through it (another process's
+ * limiter waits only 50 ms for that lock, src/limits/limiter.ts).
+ */
+export function analysisRow(movesKey: string, analysis: StoredAnalysis): NewAnalysisRow {
   const { derivation: d, view } = deriveAll(analysis);
-  store.db
-    .insert(analyses)
-    .values({
-      movesKey,
-      payload: JSON.stringify(analysis),
-      engine: engineLabel(analysis.engine),
-      depth: d.depth,
-      nodesPerPosition: analysis.budget.nodesPerPosition,
-      accuracyWhite: d.accuracyWhite,
-      accuracyBlack: d.accuracyBlack,
-      analysedAt: analysis.analysedAt,
-      derivation: JSON.stringify(d),
-      derivationVersion: d.version,
-      view: encodeView(view),
-    })
-    .onConflictDoNothing()
-    .run();
+  return {
+    movesKey,
+    payload: JSON.stringify(analysis),
+    engine: engineLabel(analysis.engine),
+    depth: d.depth,
+    nodesPerPosition: analysis.budget.nodesPerPosition,
+    accuracyWhite: d.accuracyWhite,
+    accuracyBlack: d.accuracyBlack,
+    analysedAt: analysis.analysedAt,
+    derivation: JSON.stringify(d),
+    derivationVersion: d.version,
+    view: encodeView(view),
+  };
+}
+
+/** Stores a review's row (first writer wins: the same moves give the same figures). */
+export function saveAnalysis(store: Store, row: NewAnalysisRow): void {
+  store.db.insert(analyses).values(row).onConflictDoNothing().run();
 }
 
 /** Records that an owner's review of these moves completed at `at` (idempotent: the first time stays). */

@@ -1,7 +1,7 @@
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import type { Store } from '../../store/db.js';
 import { copyReviewAccuracy } from './queue.js';
-import { grantReview, saveAnalysis } from './records.js';
+import { analysisRow, grantReview, saveAnalysis } from './records.js';
 
 /**
  * Stores a review made elsewhere as the owner's review of its moves: a source's own (lichess's server analysis,
@@ -13,7 +13,7 @@ import { grantReview, saveAnalysis } from './records.js';
  * reviewed here answers `alreadyReviewed` without starting the engine (the spec offers no re-analysis).
  */
 export function storeSourceReview(store: Store, userId: string, movesKey: string, review: StoredAnalysis, at: string): void {
-  saveAnalysis(store, movesKey, { ...review, analysedAt: review.analysedAt || at });
+  saveAnalysis(store, analysisRow(movesKey, { ...review, analysedAt: review.analysedAt || at }));
   grantReview(store, userId, movesKey, at);
   copyReviewAccuracy(store, userId, movesKey);
 }
