@@ -52,9 +52,9 @@ export function engineOutput(store: Store, movesKey: string): StoredAnalysis | n
 export type NewAnalysisRow = typeof analyses.$inferInsert;
 
 /**
- * A review's row, derived from its engine output. Pure CPU work (tens of milliseconds a game): a writer derives
- * before it opens its transaction, so the store's write lock is never held through it (another process's
- * limiter waits only 50 ms for that lock, src/limits/limiter.ts).
+ * A review's row, derived from its engine output. Pure CPU work (tens of milliseconds a game), apart from the
+ * write so a writer can do it before opening its transaction: the review queue does, so its write lock is not held
+ * through it (another process's limiter waits only 50 ms for that lock, src/limits/limiter.ts).
  */
 export function analysisRow(movesKey: string, analysis: StoredAnalysis): NewAnalysisRow {
   const { derivation: d, view } = deriveAll(analysis);
