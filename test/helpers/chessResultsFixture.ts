@@ -9,7 +9,7 @@ import { page } from '../sources/chessresults/pages.js';
 export type Pages = Partial<Record<`art${number}` | `art${number}rd${number}`, string>>;
 
 export function jeddahPages() {
-  return { art0: page('startingrank'), art5: page('crosstable'), art2rd1: page('r1'), art2rd2: page('r2_live'), art2rd3: page('r3_unpaired') } satisfies Pages;
+  return { art0: page('startingrank'), art5: page('crosstable'), art2rd1: page('r1'), art2rd2: page('r2_live'), art2rd3: page('r3_unpaired'), art40: page('notpaired_midevent') } satisfies Pages;
 }
 
 /** Virtual time for the courtesy gate: sleeping moves the clock, nothing waits. */

@@ -8,7 +8,9 @@ import type { Pages } from './chessResultsFixture.js';
  * labels, cell grammar of CHESS-RESULTS.md A.3), with their event name, round navigation and data table
  * replaced by the case's. The round to pair gets the page the site serves before pairing it: a table of only
  * its `not paired` rows (½ for a requested bye, 0 for an absence), as on the British Championship's saved
- * round 8 page; with nobody absent it is the 404 the site gives for a round it does not have.
+ * round 8 page; with nobody absent it is the 404 the site gives for a round it does not have. The `not
+ * paired` list (art=40) marks every bye, absence and lost forfeit of the rounds played and the round to pair's
+ * absences, as the Jeddah list saved during round 2 does.
  */
 export interface Absentee {
   player: number;
@@ -117,7 +119,31 @@ function pairingPage(s: TournamentState, name: string, tnr: string, round: numbe
   return withTable(html, pairingTable(s, tnr, round, absentees));
 }
 
-/** The pages of a case: starting rank, and after round 1 the crosstable and the last round; the round to pair when someone is absent. */
+/** The site's marks (CHESS-RESULTS.md A.3): `*` not paired (½ or 0 alike), `bye` the pairing-allocated bye, `0F` a lost forfeit. */
+function mark(e: RoundEntry): string {
+  if (e.kind === 'pab') return 'bye';
+  if (e.kind === 'halfBye' || e.kind === 'absent') return '*';
+  return e.kind === 'game' && e.result === 'forfeitLoss' ? '0F' : '';
+}
+
+/** The `not paired` list: every player with a marked round, by name as the site orders it, every round a column. */
+function notPairedTable(s: TournamentState, absentees: Absentee[]): string {
+  const rounds = Array.from({ length: s.totalRounds }, (_, k) => `<td class="CRc">${k + 1}.Rd</td>`).join('');
+  const head = `<tr class="CRg1b"><th class="CRc">SNo</th><th class="CR"></th><th class="CR">Name</th><th class="CRr">Rtg</th><th class="CR">FED</th>${rounds}</tr>\n`;
+  const away = new Set(absentees.map((a) => a.player));
+  const marked = s.players
+    .map((p) => ({ p, marks: Array.from({ length: s.totalRounds }, (_, k) => (k < s.roundsPlayed ? mark(p.history[k]) : k === s.roundsPlayed && away.has(p.startingRank) ? '*' : '')) }))
+    .filter((x) => x.marks.some(Boolean))
+    .sort((x, y) => x.p.name.localeCompare(y.p.name));
+  if (marked.length === 0) return '';
+  const rows = marked.map(({ p, marks }, i) => row(i + 1, [td('CRc', p.startingRank), td('CR', ''), td('CR', esc(p.name)), td('CRr', p.rating), td('CR', 'ENG'), ...marks.map((m) => td('CRc', m))]));
+  return `<table class="CRs1" border="0" cellpadding="1" cellspacing="1">\n${head}${rows.join('')}</table>`;
+}
+
+/**
+ * The pages of a case: starting rank, and after round 1 the crosstable and the last round; the round to pair
+ * when someone is absent; the `not paired` list (a page without the table when nobody is marked).
+ */
 export function casePages(s: TournamentState, absentees: Absentee[], tnr: string, name = `Pairing case ${tnr}`): Pages {
   const k = s.roundsPlayed;
   const pages: Pages = { art0: withTable(frame(page('startingrank'), name, k, s.totalRounds, tnr), startingRank(s, tnr)) };
@@ -126,5 +152,6 @@ export function casePages(s: TournamentState, absentees: Absentee[], tnr: string
     pages[`art2rd${k}`] = pairingPage(s, name, tnr, k, []);
   }
   if (absentees.length) pages[`art2rd${k + 1}`] = pairingPage(s, name, tnr, k + 1, absentees);
+  pages.art40 = withTable(frame(page('notpaired_midevent'), name, k, s.totalRounds, tnr), notPairedTable(s, absentees));
   return pages;
 }

@@ -270,7 +270,7 @@ describe('estimate_round1', () => {
     expect(r.status).toBe(200);
     const b = r.body as R1;
     expect([b.isEstimate, b.coloursReliable, b.round1Published]).toEqual([true, true, true]);
-    expect(b.absent).toEqual([{ startingRank: 32, name: 'Abdel Rahman, Ahmed', kind: 'zeroBye' }]);
+    expect(b.absent).toEqual([{ startingRank: 32, name: 'Abdel Rahman, Ahmed', kind: 'zeroBye', seenOn: ['roundPage'] }]);
     // The saved round 1 page (jeddah2026_r1.html), board by board: 16–1, 2–17, 18–3, … 30–15, and the bye for No. 31.
     const real: Array<[number, number]> = Array.from({ length: 15 }, (_, i) => (i % 2 === 0 ? [16 + i, 1 + i] : [1 + i, 16 + i]));
     expect(seats(b)).toEqual(real);

@@ -19,7 +19,7 @@ const EstimatePairingsOutput = z
     snapshotAt: z.string().describe('When the oldest page used was fetched'),
     boards: z.array(EstimatedBoard).describe('Estimated boards in FIDE board order'),
     byes: z.array(ByePlayer).describe('The pairing-allocated bye, if any'),
-    absent: z.array(AbsentPlayer).describe('Players the round’s own page already lists as not paired (requested byes, absences): left out of the estimate and of the what-if table'),
+    absent: z.array(AbsentPlayer).describe('Not paired for the round (requested byes, absences): left out of the estimate and the what-if table'),
     assumedResults: z
       .array(
         z.object({
@@ -48,7 +48,7 @@ export const estimatePairings = defineTool({
   name: 'estimate_pairings',
   title: 'Estimate the next round pairings',
   description:
-    joinText(["An estimate of the next round of a Swiss tournament by the FIDE Dutch system; target adds a what-if table of that player's likely opponent and colour for each result of their current game. Games still in play are assumed drawn (listed in assumedResults); players the round's own page lists as not paired are left out (listed in absent).", say`When no legal pairing exists (all rounds played, too few players) the answer is ${409}.`, TOURNAMENT_ERRORS]),
+    joinText(["An estimate of the next round of a Swiss tournament by the FIDE Dutch system; target adds a what-if table of that player's likely opponent and colour for each result of their current game. Games still in play are assumed drawn (listed in assumedResults); players listed as not paired are left out (listed in absent).", say`When no legal pairing exists (all rounds played, too few players) the answer is ${409}.`, TOURNAMENT_ERRORS]),
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/pairings' },

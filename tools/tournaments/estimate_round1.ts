@@ -18,7 +18,7 @@ const EstimateRound1Output = z
     snapshotAt: z.string().describe('When the starting list was fetched'),
     boards: z.array(EstimatedBoard).describe('Top half against bottom half; only the target’s board when target is given'),
     byes: z.array(ByePlayer).describe('The lowest seed present when the field is odd'),
-    absent: z.array(AbsentPlayer).describe('Players round 1’s page lists as not paired (requested byes, absences): left out of the estimate'),
+    absent: z.array(AbsentPlayer).describe('Not paired for round 1 (requested byes, absences): left out of the estimate'),
   })
   .describe('Estimated round-1 pairings');
 
@@ -26,7 +26,7 @@ export const estimateRound1 = defineTool({
   name: 'estimate_round1',
   title: 'Estimate round-1 pairings',
   description:
-    joinText(["An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board. Players round 1's page lists as not paired (requested byes, absences) are left out; everyone else is assumed to play.", TOURNAMENT_ERRORS]),
+    joinText(["An estimate of round-1 pairings from the seed list (top half against bottom half). Colours are unreliable. target returns just that player's board. Players listed as not paired (requested byes, absences) are left out; everyone else is assumed to play.", TOURNAMENT_ERRORS]),
   access: 'public',
   family: 'tournament',
   rest: { method: 'GET', path: '/api/v1/tournaments/{tnr}/round1' },

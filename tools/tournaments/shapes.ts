@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { onlyHttp, say } from '../outcomes.js';
-import { ABSENCE_KINDS } from '../../src/services/tournaments/index.js';
+import { ABSENCE_KINDS, ABSENCE_SOURCES } from '../../src/services/tournaments/index.js';
 
 /** Output pieces shared by the three tournament tools (fixed names from issue 7). */
 
@@ -32,9 +32,17 @@ export const AbsentPlayer = z
   .object({
     startingRank: z.number().int().describe('Starting number'),
     name: z.string().describe('Name as on the starting list'),
-    kind: z.enum(ABSENCE_KINDS).describe('halfBye: a requested half-point bye (½ on the page); zeroBye: absent for 0; fullBye: absent for 1'),
+    kind: z
+      .enum(ABSENCE_KINDS)
+      .describe(
+        'halfBye ½, zeroBye 0, fullBye 1; halfByeOrAbsent: ½ or 0, the page does not say. The round page prints the points; the "not paired" list prints * for a requested half-point bye and an absence alike, so a player only the list names is halfByeOrAbsent.',
+      ),
+    seenOn: z.array(z.enum(ABSENCE_SOURCES)).describe('Naming pages: roundPage (art=2), notPairedList (art=40)'),
   })
-  .describe('A player the round’s own chess-results page lists as "not paired" before the round is paired; left out of the pairing');
+  .describe('A player not paired');
 
 /** The failures the three tournament tools share, in each surface's terms. */
-export const TOURNAMENT_ERRORS = say`Errors: a bad tnr is ${400} (${onlyHttp('digits only')}${{ mcp: 'digits or a chess-results.com URL', http: '' }}); a target not on the list is ${404}; a source that could not be read (layout changed or fetch failed; never partial data) is ${502}; a full outbound courtesy cap to chess-results is ${503}${onlyHttp(' with Retry-After')} (retry later).`;
+export const TOURNAMENT_ERRORS = say`Errors: a bad tnr${{
+  mcp: ' (digits or a chess-results.com URL), a target not on the list (not found), an unreadable source (layout changed, pages disagree or fetch failed; never partial data) or a full courtesy cap (retry later) is a tool error.',
+  http: '',
+}}${onlyHttp(' is 400 (digits only); a target not on the list is 404; an unreadable source (layout changed, pages disagree or fetch failed; never partial data) is 502; a full courtesy cap to chess-results is 503 with Retry-After (retry later).')}`;

@@ -1,7 +1,8 @@
 import type { Ctx } from '../../context.js';
 import { noLegalPairing } from '../../sources/chessresults/errors.js';
 import { dutchEngine, isNoLegalPairing, type PairingEngine } from './engine.js';
-import { loadAbsences, loadSeedList, loadTournament, type Absence, type LoadedPlayer, type LoadedTournament } from './load.js';
+import { loadAbsences, type Absence } from './absences.js';
+import { loadSeedList, loadTournament, type LoadedPlayer, type LoadedTournament } from './load.js';
 import type { RoundPairings } from '../../sources/chessresults/parse.js';
 import { toEngineState, type AssumedResult, type EngineTournamentState } from './pairingInput.js';
 import { estimateRound1, type EstimatedBoard } from './round1.js';
@@ -27,11 +28,14 @@ function lotOf(round1: RoundPairings | null): 'white' | 'black' | null {
   return b.white.startingRank < b.black.startingRank ? 'white' : 'black';
 }
 
-/** The round-1 estimate: the seed list, and round 1's own page for its absences (and the lot, once paired). */
+/**
+ * The round-1 estimate: the seed list, and round 1's own page for its absences (and the lot, once paired);
+ * before round 1 is paired, also the `not paired` list (absences.ts).
+ */
 export async function round1Estimate(ctx: Ctx, input: { tnr: string; target?: string }) {
   const tnr = resolveTnr(input.tnr, ctx.caller.surface);
   const { meta, players, page } = await loadSeedList(ctx.runtime.chessResults, tnr);
-  const r1 = await loadAbsences(ctx.runtime.chessResults, tnr, 1, players);
+  const r1 = await loadAbsences(ctx.runtime.chessResults, tnr, 1, players, { linkedAsPaired: meta.roundsPaired > 0 });
   const lot = lotOf(r1.pairings);
   const { boards, byes } = estimateRound1(players, { absent: new Set(r1.absences.map((a) => a.startingRank)), initialColour: lot ?? undefined });
   let shownBoards = boards;
@@ -48,7 +52,7 @@ export async function round1Estimate(ctx: Ctx, input: { tnr: string; target?: st
     isEstimate: true as const,
     coloursReliable: lot !== null,
     round1Published: meta.roundsPaired > 0,
-    snapshotAt: new Date(Math.min(page.fetchedAt.getTime(), r1.page.fetchedAt.getTime())).toISOString(),
+    snapshotAt: new Date(Math.min(...[page, ...r1.pages].map((pg) => pg.fetchedAt.getTime()))).toISOString(),
     boards: shownBoards,
     byes: shownByes.map((p) => ({ startingRank: p.startingRank, name: p.name })),
     absent: r1.absences.map(describeAbsence),
@@ -118,7 +122,7 @@ export async function pairingsEstimate(
 }
 
 function describeAbsence(a: Absence) {
-  return { startingRank: a.startingRank, name: a.name, kind: a.kind };
+  return { startingRank: a.startingRank, name: a.name, kind: a.kind, seenOn: a.seenOn };
 }
 
 function describeAssumed(a: AssumedResult, byRank: Map<number, LoadedPlayer>) {

@@ -1,44 +1,21 @@
-import type { ChessResultsClient, FetchedPage, MissingPage } from '../../sources/chessresults/client.js';
+import type { ChessResultsClient, FetchedPage } from '../../sources/chessresults/client.js';
 import { SourceUnreadable } from '../../sources/chessresults/errors.js';
 import {
-  cellPoints,
   parseCrosstable,
   parseMeta,
   parsePairings,
   parseStartingRank,
-  type CrossCell,
   type PageMeta,
   type RoundPairings,
   type SeedPlayer,
 } from '../../sources/chessresults/parse.js';
-
-/** A player's round as the tools report it. */
-export type RoundOutcome = 'win' | 'draw' | 'loss' | 'forfeitWin' | 'forfeitLoss' | 'fullBye' | 'halfBye' | 'zeroBye' | 'pending';
-
-export interface PlayerRound {
-  round: number;
-  opponent: number | null;
-  colour: 'white' | 'black' | null;
-  outcome: RoundOutcome;
-  /** Points from this round; null while the game is in play. */
-  points: number | null;
-}
+import { loadAbsences, type Absence } from './absences.js';
+import { OUTCOME_POINTS, playerRound, type PlayerRound, type RoundOutcome } from './playerRound.js';
 
 export interface LoadedPlayer extends SeedPlayer {
   /** Points so far: every decided round, including results the current round page already shows. */
   points: number;
   rounds: PlayerRound[];
-}
-
-/** What a `not paired` row of a round not yet paired means, by the points it shows (½, 0, 1). */
-export const ABSENCE_KINDS = ['halfBye', 'zeroBye', 'fullBye'] as const;
-
-/** A player the round's page lists as `not paired` before it is paired: a requested bye or an absence. */
-export interface Absence {
-  startingRank: number;
-  name: string;
-  /** By the points the page shows: ½ a half-point bye, 0 (or none) a zero-point absence, 1 a full-point bye. */
-  kind: (typeof ABSENCE_KINDS)[number];
 }
 
 export interface LoadedTournament {
@@ -58,16 +35,6 @@ export interface LoadedTournament {
 
 const RESULT_OUTCOME = { '1-0': ['win', 'loss'], '0-1': ['loss', 'win'], '½-½': ['draw', 'draw'], '+--': ['forfeitWin', 'forfeitLoss'], '--+': ['forfeitLoss', 'forfeitWin'], '0-0': ['loss', 'loss'], '---': ['forfeitLoss', 'forfeitLoss'], '½-0': ['draw', 'loss'], '0-½': ['loss', 'draw'] } as const;
 
-const OUTCOME_POINTS: Record<RoundOutcome, number | null> = {
-  win: 1, draw: 0.5, loss: 0, forfeitWin: 1, forfeitLoss: 0, fullBye: 1, halfBye: 0.5, zeroBye: 0, pending: null,
-};
-
-function fromCell(c: CrossCell, round: number): PlayerRound {
-  if (c.kind !== 'game') return { round, opponent: null, colour: null, outcome: c.kind, points: cellPoints(c) };
-  const outcome: RoundOutcome = c.result ?? 'pending';
-  return { round, opponent: c.opponent, colour: c.colour, outcome, points: OUTCOME_POINTS[outcome] };
-}
-
 /** Only the seed list: enough for the round-1 estimate (one request). */
 export async function loadSeedList(client: ChessResultsClient, tnr: string): Promise<{ meta: PageMeta; players: SeedPlayer[]; page: FetchedPage }> {
   const page = await client.page(tnr, { art: 0 });
@@ -78,7 +45,7 @@ export async function loadSeedList(client: ChessResultsClient, tnr: string): Pro
 /**
  * The whole state: starting list (names, ratings), crosstable (every round of every player) and the
  * latest round's pairing page (results so far); with `nextRoundAbsences`, also the page of the round to
- * pair, for who will not play it. Joined on starting number, never on name; any disagreement between the
+ * pair and the `not paired` list, for who will not play it (absences.ts). Joined on starting number, never on name; any disagreement between the
  * pages fails loudly rather than being patched over.
  */
 export async function loadTournament(client: ChessResultsClient, tnr: string, opts: { nextRoundAbsences?: boolean } = {}): Promise<LoadedTournament> {
@@ -109,19 +76,19 @@ export async function loadTournament(client: ChessResultsClient, tnr: string, op
   const byRank = new Map(cross?.map((r) => [r.startingRank, r]) ?? []);
   const players: LoadedPlayer[] = seed.players.map((p) => {
     const row = byRank.get(p.startingRank);
-    const rounds = row ? row.rounds.map((c, k) => fromCell(c, k + 1)) : [];
+    const rounds = row ? row.rounds.map((c, k) => playerRound(c, k + 1)) : [];
     return { ...p, points: 0, rounds };
   });
   const playerByRank = new Map(players.map((p) => [p.startingRank, p]));
   if (currentRound) mergeCurrentRound(currentRound, playerByRank);
   for (const p of players) p.points = p.rounds.reduce((s, r) => s + (r.points ?? 0), 0);
   const allPaired = meta.roundsTotal !== null && meta.roundsPaired >= meta.roundsTotal;
-  // The estimates need them (one more request); the snapshot tool reports what was played and does not.
-  const next = !opts.nextRoundAbsences || allPaired ? null : await loadAbsences(client, tnr, meta.roundsPaired + 1, seed.players);
+  // The estimates need them (two more requests); the snapshot tool reports what was played and does not.
+  const next = !opts.nextRoundAbsences || allPaired ? null : await loadAbsences(client, tnr, meta.roundsPaired + 1, seed.players, { played: players });
   if (next?.pairings?.boards.some((b) => b.bye?.kind !== 'not paired')) {
     throw new SourceUnreadable(`pairings: round ${meta.roundsPaired + 1} is paired on its page, but the navigation links only ${meta.roundsPaired} rounds`);
   }
-  const snapshotAt = new Date(Math.min(...[...pages, ...(next ? [next.page] : [])].map((pg) => pg.fetchedAt.getTime())));
+  const snapshotAt = new Date(Math.min(...[...pages, ...(next?.pages ?? [])].map((pg) => pg.fetchedAt.getTime())));
   return {
     tnr,
     name: meta.name,
@@ -133,35 +100,6 @@ export async function loadTournament(client: ChessResultsClient, tnr: string, op
     nextRoundAbsences: next?.absences ?? [],
     snapshotAt,
   };
-}
-
-const ABSENCE_KIND = { 0: 'zeroBye', 0.5: 'halfBye', 1: 'fullBye' } as const;
-
-/**
- * The page of a round not yet paired: chess-results lists on it, before the pairing, the players who will
- * not play it (`not paired`, with ½ for a requested half-point bye and 0 for an absence), though the
- * navigation does not link it yet (CHESS-RESULTS.md A.3; the British Championship 2026's round 8 page, saved
- * at round 7, lists five). A 404 or a page without a table means nobody is known absent; a table that holds
- * a real board means the round was paired after the navigation was read, which this snapshot cannot use.
- */
-export async function loadAbsences(
-  client: ChessResultsClient,
-  tnr: string,
-  round: number,
-  seeds: SeedPlayer[],
-): Promise<{ absences: Absence[]; pairings: RoundPairings | null; page: FetchedPage | MissingPage }> {
-  const page = await client.pageIfAny(tnr, { art: 2, round });
-  const pairings = page.html === null ? null : parsePairings(page.html, round);
-  const known = new Map(seeds.map((p) => [p.startingRank, p]));
-  const absences: Absence[] = [];
-  for (const b of pairings?.boards ?? []) {
-    if (!known.has(b.white.startingRank)) throw new SourceUnreadable(`pairings: round ${round} names starting number ${b.white.startingRank}, which is not on the starting list`);
-    if (b.bye?.kind !== 'not paired') continue;
-    const pts = b.bye.points ?? 0;
-    if (!(pts in ABSENCE_KIND)) throw new SourceUnreadable(`pairings: round ${round} shows ${pts} points for a player not paired`);
-    absences.push({ startingRank: b.white.startingRank, name: known.get(b.white.startingRank)!.name, kind: ABSENCE_KIND[pts as keyof typeof ABSENCE_KIND] });
-  }
-  return { absences, pairings, page };
 }
 
 /**

@@ -1,7 +1,8 @@
 /** The bridge from a parsed chess-results tournament to the Dutch pairing engine's input (src/chess/pairing). */
 import type { Pairing, PlayerState, RoundEntry, TournamentState } from '../../chess/pairing/index.js';
 import { SourceUnreadable } from '../../sources/chessresults/errors.js';
-import type { LoadedTournament, RoundOutcome } from './load.js';
+import type { LoadedTournament } from './load.js';
+import type { RoundOutcome } from './playerRound.js';
 
 export type EngineRoundEntry = RoundEntry;
 export type EnginePlayerState = PlayerState;

@@ -17,7 +17,8 @@ const TOOL_CALL_POLITENESS: Partial<PoliteSettings> = { maxRetries: 1, rateLimit
 export type ChessResultsView =
   | { art: 0 } // starting rank
   | { art: 5 } // starting-rank crosstable
-  | { art: 2; round: number }; // pairings of one round
+  | { art: 2; round: number } // pairings of one round
+  | { art: 40 }; // not paired: every player's unpaired rounds (the page ignores rd=)
 
 export interface FetchedPage {
   url: string;

@@ -1,13 +1,13 @@
 /**
- * Strict parsers for the three chess-results views we read (English, all rows):
- * art=0 starting rank, art=5 starting-rank crosstable, art=2 pairings of one round.
+ * Strict parsers for the four chess-results views we read (English, all rows):
+ * art=0 starting rank, art=5 starting-rank crosstable, art=2 pairings of one round, art=40 not paired.
  * Each either returns a complete object or throws SourceUnreadable naming the view and the failed check
  * (the fail-loud checklist of CHESS-RESULTS.md A.3). Nothing here fetches.
  */
 import { SourceUnreadable } from './errors.js';
 import { crTables, headings, textOf, type Cell, type Table } from './html.js';
 
-export type View = 'starting rank' | 'crosstable' | 'pairings';
+export type View = 'starting rank' | 'crosstable' | 'pairings' | 'not paired';
 
 function fail(view: View, what: string): never {
   throw new SourceUnreadable(`${view}: ${what}`);
@@ -299,4 +299,54 @@ export function parsePairings(html: string, round: number): RoundPairings | null
     }
   }
   return { round, boards };
+}
+
+/**
+ * The marks of the `not paired` list (art=40), by the site's cell text (CHESS-RESULTS.md A.3 and A.4):
+ * `*` a round the player was not paired for, a requested half-point bye and an absence alike (Frome 2026's
+ * round 1 prints both the same way); `bye` the pairing-allocated bye; `0F` a forfeit the player lost.
+ */
+export const NOT_PAIRED_MARKS = { '*': 'notPaired', bye: 'pairingBye', '0F': 'forfeitLoss' } as const;
+export type NotPairedMark = (typeof NOT_PAIRED_MARKS)[keyof typeof NOT_PAIRED_MARKS];
+
+export interface NotPairedRow {
+  startingRank: number;
+  name: string;
+  /** By round number: only the rounds the row marks. */
+  marks: Map<number, NotPairedMark>;
+}
+
+/**
+ * The `not paired` list: one row per player with any marked round, rounds by their `k.Rd` header (the page
+ * ignores `rd=` and always shows every round, future ones included). A page without the table lists nobody.
+ */
+export function parseNotPaired(html: string): NotPairedRow[] {
+  const view: View = 'not paired';
+  if (!headings(html, 'h2').includes('not paired')) fail(view, 'heading "not paired" missing');
+  if (crTables(html).length === 0) return [];
+  const t = tableWith(html, view, ['SNo', 'Name']);
+  const roundCols = t.header.flatMap((h, i) => {
+    const m = /^(\d+)\.Rd$/.exec(h);
+    return m ? [{ round: Number(m[1]), i }] : [];
+  });
+  if (roundCols.length === 0) fail(view, 'no round columns (1.Rd …)');
+  const iNo = t.header.indexOf('SNo');
+  const iName = t.header.indexOf('Name');
+  const rows = t.rows.map((r, i) => {
+    const startingRank = int(view, r[iNo].text, `row ${i + 1} SNo`);
+    const marks = new Map<number, NotPairedMark>();
+    for (const c of roundCols) {
+      const text = r[c.i].text;
+      if (text === '') continue;
+      if (!Object.hasOwn(NOT_PAIRED_MARKS, text)) fail(view, `player ${startingRank} round ${c.round}: mark "${text}" is not one of *, bye, 0F`);
+      marks.set(c.round, NOT_PAIRED_MARKS[text as keyof typeof NOT_PAIRED_MARKS]);
+    }
+    return { startingRank, name: r[iName].text, marks };
+  });
+  const seen = new Set<number>();
+  for (const r of rows) {
+    if (seen.has(r.startingRank)) fail(view, `player ${r.startingRank} is listed twice`);
+    seen.add(r.startingRank);
+  }
+  return rows;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { SourceUnreadable } from '../../../src/sources/chessresults/errors.js';
-import { parseCrosstable, parseMeta, parsePairings, parseStartingRank } from '../../../src/sources/chessresults/parse.js';
-import { britishUnpairedRound8, page } from './pages.js';
+import { parseCrosstable, parseMeta, parseNotPaired, parsePairings, parseStartingRank } from '../../../src/sources/chessresults/parse.js';
+import { britishUnpairedRound8, finishedEvent, page } from './pages.js';
 
 // Expected values read by eye from the saved HTML in test/fixtures/sources/chessresults/.
 
@@ -139,5 +139,42 @@ describe('round pairings (art=2)', () => {
   test('a result cell in an unknown form fails loudly', () => {
     const odd = page('r2_live').replace('<td class="CRc">1 - 0</td>', '<td class="CRc">1 : 0</td>');
     expect(() => parsePairings(odd, 2)).toThrow(/board row 1: result "1 : 0"/);
+  });
+});
+
+describe('the not paired list (art=40)', () => {
+  const marks = (rows: ReturnType<typeof parseNotPaired>, rank: number) => Object.fromEntries(rows.find((r) => r.startingRank === rank)!.marks);
+
+  test('Jeddah during round 2: four rows, round 1 marked only (*, 0F twice, bye)', () => {
+    const rows = parseNotPaired(page('notpaired_midevent'));
+    expect(rows.map((r) => [r.startingRank, r.name, Object.fromEntries(r.marks)])).toEqual([
+      [32, 'Abdel Rahman, Ahmed', { 1: 'notPaired' }],
+      [21, 'Afia Naveed', { 1: 'forfeitLoss' }],
+      [22, 'Akram Mahmood Bakhsh', { 1: 'forfeitLoss' }],
+      [31, 'Yousef Saeed Almalki', { 1: 'pairingBye' }],
+    ]);
+  });
+
+  test('the British Championship after round 9: 15 rows, titles apart from names, rounds by their header', () => {
+    const rows = parseNotPaired(finishedEvent('british2026_champ').notPaired);
+    expect(rows).toHaveLength(15);
+    expect(rows.find((r) => r.startingRank === 47)!.name).toBe('Badacsonyi, Frankie'); // "FM" is the title column
+    expect(marks(rows, 47)).toEqual({ 5: 'notPaired', 6: 'notPaired', 7: 'notPaired', 8: 'notPaired', 9: 'notPaired' });
+    expect(marks(rows, 107)).toEqual({ 5: 'pairingBye', 8: 'notPaired', 9: 'notPaired' });
+    expect(marks(rows, 62)).toEqual({ 8: 'forfeitLoss', 9: 'forfeitLoss' });
+  });
+
+  test('Frome after round 5: five round columns, no titles, 18 rows', () => {
+    const rows = parseNotPaired(finishedEvent('frome2026_open').notPaired);
+    expect(rows).toHaveLength(18);
+    expect(marks(rows, 8)).toEqual({ 1: 'notPaired', 5: 'notPaired' });
+    expect(marks(rows, 34)).toEqual({ 3: 'pairingBye' });
+  });
+
+  test('a page without the table lists nobody; another view, an unknown mark or a renamed column fails loudly', () => {
+    expect(parseNotPaired(page('r3_unpaired').replace('<h2>Pairings/Results</h2>', '<h2>not paired</h2>'))).toEqual([]);
+    expect(() => parseNotPaired(page('crosstable'))).toThrow(/: not paired: heading "not paired" missing$/);
+    expect(() => parseNotPaired(page('notpaired_midevent').replace('<td class="CRc">bye</td>', '<td class="CRc">+</td>'))).toThrow(/player 31 round 1: mark "\+" is not one of/);
+    expect(() => parseNotPaired(page('notpaired_midevent').replace('>SNo<', '>No.<'))).toThrow(/no table with the columns SNo, Name/);
   });
 });
