@@ -37,6 +37,8 @@ export interface RoundAbsences {
   absences: Absence[];
   /** The round's own page as parsed: null when it has no table (or is a 404). */
   pairings: RoundPairings | null;
+  /** Its page holds a real board, not only `not paired` rows: the round is paired. */
+  paired: boolean;
   /** The pages read, for the snapshot's age. */
   pages: Array<FetchedPage | MissingPage>;
 }
@@ -84,7 +86,8 @@ export async function loadAbsences(
     absences.push({ startingRank: b.white.startingRank, name, kind: KIND_BY_POINTS[pts as keyof typeof KIND_BY_POINTS], seenOn: ['roundPage'] });
   }
   // A paired round's own page is the whole truth: the list adds nothing.
-  if (opts.linkedAsPaired || pairings?.boards.some((b) => b.bye?.kind !== 'not paired')) return { absences, pairings, pages: [page] };
+  const paired = pairings?.boards.some((b) => b.bye?.kind !== 'not paired') ?? false;
+  if (opts.linkedAsPaired || paired) return { absences, pairings, paired, pages: [page] };
 
   const listPage = await client.pageIfAny(tnr, { art: 40 });
   const list = listPage.html === null ? [] : parseNotPaired(listPage.html);
@@ -102,7 +105,7 @@ export async function loadAbsences(
     else absences.push({ startingRank: row.startingRank, name, kind: mark === 'pairingBye' ? 'fullBye' : 'halfByeOrAbsent', seenOn: ['notPairedList'] });
   }
   absences.sort((a, b) => a.startingRank - b.startingRank);
-  return { absences, pairings, pages: [page, listPage] };
+  return { absences, pairings, paired, pages: [page, listPage] };
 }
 
 /** Every mark of a round already paired is the crosstable's cell, and every bye or absence there is marked. */

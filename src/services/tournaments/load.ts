@@ -85,7 +85,7 @@ export async function loadTournament(client: ChessResultsClient, tnr: string, op
   const allPaired = meta.roundsTotal !== null && meta.roundsPaired >= meta.roundsTotal;
   // The estimates need them (two more requests); the snapshot tool reports what was played and does not.
   const next = !opts.nextRoundAbsences || allPaired ? null : await loadAbsences(client, tnr, meta.roundsPaired + 1, seed.players, { played: players });
-  if (next?.pairings?.boards.some((b) => b.bye?.kind !== 'not paired')) {
+  if (next?.paired) {
     throw new SourceUnreadable(`pairings: round ${meta.roundsPaired + 1} is paired on its page, but the navigation links only ${meta.roundsPaired} rounds`);
   }
   const snapshotAt = new Date(Math.min(...[...pages, ...(next?.pages ?? [])].map((pg) => pg.fetchedAt.getTime())));

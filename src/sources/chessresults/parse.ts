@@ -150,6 +150,19 @@ export function cellPoints(c: CrossCell): number {
   return c.result === 'win' || c.result === 'forfeitWin' ? 1 : c.result === 'draw' ? 0.5 : 0;
 }
 
+/** The round columns `1.Rd` … `k.Rd` of a table, by header, which must run 1..k in order. */
+function roundColumns(view: View, t: Table): Array<{ round: number; i: number }> {
+  const cols = t.header.flatMap((h, i) => {
+    const m = /^(\d+)\.Rd$/.exec(h);
+    return m ? [{ round: Number(m[1]), i }] : [];
+  });
+  if (cols.length === 0) fail(view, 'no round columns (1.Rd …)');
+  cols.forEach((c, k) => {
+    if (c.round !== k + 1) fail(view, `round columns out of order at "${t.header[c.i]}"`);
+  });
+  return cols;
+}
+
 export interface CrossRow {
   startingRank: number;
   name: string;
@@ -163,18 +176,14 @@ export function parseCrosstable(html: string): CrossRow[] {
   const view: View = 'crosstable';
   if (!headings(html, 'h2').includes('Starting rank crosstable')) fail(view, 'heading "Starting rank crosstable" missing');
   const t = tableWith(html, view, ['No.', 'Name']);
-  const roundCols = t.header.map((h, i) => ({ h, i, m: /^(\d+)\.Rd$/.exec(h) })).filter((c) => c.m);
-  if (roundCols.length === 0) fail(view, 'no round columns (1.Rd …)');
-  roundCols.forEach((c, k) => {
-    if (Number(c.m![1]) !== k + 1) fail(view, `round columns out of order at "${c.h}"`);
-  });
+  const roundCols = roundColumns(view, t);
   const iNo = t.header.indexOf('No.');
   const iName = t.header.indexOf('Name');
   const iRtg = t.header.indexOf('Rtg');
   const iPts = t.header.indexOf('Pts.');
   const rows = t.rows.map((r, i) => {
     const startingRank = int(view, r[iNo].text, `row ${i + 1} No.`);
-    const rounds = roundCols.map((c) => parseCrossCell(view, r[c.i].text, `player ${startingRank} round ${c.m![1]}`));
+    const rounds = roundCols.map((c) => parseCrossCell(view, r[c.i].text, `player ${startingRank} round ${c.round}`));
     const sum = rounds.reduce((s, c) => s + cellPoints(c), 0);
     const printed = iPts >= 0 ? points(view, r[iPts].text, `player ${startingRank} Pts.`) : sum;
     if (printed !== sum) fail(view, `player ${startingRank}: Pts. ${printed} is not the sum of the round cells (${sum})`);
@@ -325,11 +334,7 @@ export function parseNotPaired(html: string): NotPairedRow[] {
   if (!headings(html, 'h2').includes('not paired')) fail(view, 'heading "not paired" missing');
   if (crTables(html).length === 0) return [];
   const t = tableWith(html, view, ['SNo', 'Name']);
-  const roundCols = t.header.flatMap((h, i) => {
-    const m = /^(\d+)\.Rd$/.exec(h);
-    return m ? [{ round: Number(m[1]), i }] : [];
-  });
-  if (roundCols.length === 0) fail(view, 'no round columns (1.Rd …)');
+  const roundCols = roundColumns(view, t);
   const iNo = t.header.indexOf('SNo');
   const iName = t.header.indexOf('Name');
   const rows = t.rows.map((r, i) => {
