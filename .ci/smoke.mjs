@@ -1,13 +1,12 @@
-// The smoke test .ci/run runs on each Node version it does not run the whole suite on (20 and 22), in
-// the checkout as installed by `npm ci` (on Node 20: the one compiled module, better-sqlite3 12, is
-// Node 20's; 22 loads 13's packaged binary). Plain JavaScript, so nothing but the installed package is
-// needed. Steps: the better-sqlite3 this Node loads (printed); `serve --demo` answers; an MCP stdio session (the
-// command `claude-config` prints) lists the 29 tools and reads the profile; one engine review completes.
+// The smoke test .ci/run runs on the Node version it does not run the whole suite on (22), in a copy of
+// the commit installed by `npm ci` on that Node, as its users install it. Plain JavaScript, so nothing but the
+// installed package is needed. Steps: the driver this Node loads (printed); `serve --demo` answers; an MCP
+// stdio session (the command `claude-config` prints) lists the 29 tools and reads the profile; one engine
+// review completes.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -22,11 +21,9 @@ const check = (ok, what) => {
   console.log(`ok ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 };
 
-// The driver this Node loads (src/store/sqlite.ts): 12 on Node 20, 13 (Node-API) from 22.14 on.
-const { usesNodeApiBuild } = await import(pathToFileURL(join(root, 'dist', 'src', 'store', 'sqlite.js')).href);
-const driver = usesNodeApiBuild() ? 'better-sqlite3-napi' : 'better-sqlite3';
-const { version: driverVersion } = JSON.parse(readFileSync(join(root, 'node_modules', driver, 'package.json'), 'utf8'));
-console.log(`Node ${process.versions.node} loads better-sqlite3 ${driverVersion} (${driver})`);
+// The one driver (better-sqlite3 13, Node-API): its prebuilt binary loads on this Node, nothing was compiled.
+const { version: driverVersion } = JSON.parse(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'));
+check(!existsSync(join(root, 'node_modules', 'better-sqlite3', 'build')), `Node ${process.versions.node} uses better-sqlite3 ${driverVersion}'s prebuilt binary (nothing compiled)`);
 
 const serve = spawn(process.execPath, [bin, 'serve', '--demo', '--demo-games', '20', '--port', '0', '--data-dir', data], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 try {

@@ -13,6 +13,8 @@ export const EXIT = {
   dataDir: 3,
   /** The port is taken or not allowed. */
   port: 4,
+  /** This Node is older than the store's driver runs on (bin/chess-footprint.js, before anything is loaded). */
+  node: 5,
 } as const;
 
 export class CliError extends Error {

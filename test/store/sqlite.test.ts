@@ -1,25 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { usesNodeApiBuild } from '../../src/store/sqlite.js';
 
-describe('the better-sqlite3 this Node runs', () => {
-  test('13 (Node-API) from Node 22.14 on, 12 below (WiseLibs/better-sqlite3#1514: 13 segfaults on 20 and 22.12-22.13)', () => {
-    expect(usesNodeApiBuild('20.20.2')).toBe(false);
-    expect(usesNodeApiBuild('22.12.0')).toBe(false);
-    expect(usesNodeApiBuild('22.13.1')).toBe(false);
-    expect(usesNodeApiBuild('22.14.0')).toBe(true);
-    expect(usesNodeApiBuild('22.23.3')).toBe(true);
-    expect(usesNodeApiBuild('24.21.0')).toBe(true);
-    expect(usesNodeApiBuild('26.0.0')).toBe(true);
-  });
+const root = join(import.meta.dirname, '..', '..');
 
-  // 12.x on Node 24 aborts (exit 134, `Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook)
-  // when a GC finalizes Statements while no Environment is current, as at teardown: a process that dropped
-  // 20,000 statements aborted 5 times in 5 on Node 24.21.0 with 12.9.0 (2,000: intermittently). Every CLI
-  // command and test worker leaves dropped statements behind. On this Node the process exits 0, output whole.
+describe('the store driver (better-sqlite3 13)', () => {
+  // 12.x on Node 24 aborted (exit 134, `Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook)
+  // when a GC finalized Statements while no Environment was current, as at teardown: a process that dropped
+  // 20,000 statements aborted 5 times in 5 on Node 24.21.0 with 12.9.0. 13 (Node-API) exits 0, output whole.
   test(`a process that exits with 20,000 dropped statements exits 0 (Node ${process.versions.node})`, () => {
-    const sqlite = join(import.meta.dirname, '..', '..', 'src', 'store', 'sqlite.ts');
+    const sqlite = join(root, 'src', 'store', 'sqlite.ts');
     const script = `
       import { Database } from ${JSON.stringify(sqlite)};
       const db = new Database(':memory:');
@@ -30,5 +20,15 @@ describe('the better-sqlite3 this Node runs', () => {
     expect(run.stderr).not.toMatch(/Assertion failed/);
     // 0 + 1 + … + 19,999
     expect({ status: run.status, signal: run.signal, out: run.stdout.trim() }).toEqual({ status: 0, signal: null, out: '199990000' });
+  });
+
+  test('the installed driver is 13, and nothing in the install compiles it (no install script, a prebuilt binary for this platform)', async () => {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const pkg = require('better-sqlite3/package.json') as { version: string; scripts?: Record<string, string> };
+    expect(pkg.version.split('.')[0]).toBe('13');
+    expect(pkg.scripts?.install).toBeUndefined();
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(root, 'node_modules', 'better-sqlite3', 'build'))).toBe(false);
   });
 });
