@@ -76,15 +76,34 @@ function stored(store: Store) {
   return store.sqlite.prepare('SELECT engine FROM analyses').pluck().all();
 }
 
+/** A took the job and its engine is searching; A's heartbeat fires only when the test advances its interval, at `clockA.at`. */
+async function aRunning() {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  const { store, other } = setUp();
+  const clockA = { at: T0 };
+  const a = heldAnalyser();
+  const A = new ReviewQueue(store, clock, () => a.analyser, () => clockA.at);
+  const runA = A.runOnce();
+  await until(() => a.started);
+  return { store, other, a, A, runA, clockA };
+}
+
+/**
+ * A took the job and its engine is searching; A then stopped beating (its interval never fires here), and B,
+ * whose clock shows A's lease stale, took the job over and is searching too.
+ */
+async function bothRunning() {
+  const { store, other, a, runA } = await aRunning();
+  const b = heldAnalyser();
+  const B = new ReviewQueue(other, clock, () => b.analyser, () => T0 + STALE_LEASE_MS + 1_000);
+  const runB = B.runOnce();
+  await until(() => b.started);
+  return { store, a, runA, b, B, runB };
+}
+
 describe('a paused holder never works a job another process took over (issue 37 item 3)', () => {
   test('A paused past its lease: B takes and completes the job; A resumes, its heartbeat stops its engine, and its completion stores nothing', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { store, other } = setUp();
-    let tA = T0;
-    const a = heldAnalyser();
-    const A = new ReviewQueue(store, clock, () => a.analyser, () => tA);
-    const runA = A.runOnce();
-    await until(() => a.started);
+    const { store, other, a, A, runA, clockA } = await aRunning();
     expect(store.db.select().from(reviewJobs).get()).toMatchObject({ status: 'running', leaseOwner: A.leaseOwner, attempts: 1 });
 
     // A is stopped (no heartbeat) past the lease; B's clock shows the lease stale.
@@ -97,7 +116,7 @@ describe('a paused holder never works a job another process took over (issue 37 
     expect(store.db.select().from(reviewWorkerLease).get()?.leaseOwner).toBe(B.leaseOwner);
 
     // A resumes: its first heartbeat finds the job no longer its own and aborts its engine search at once.
-    tA = tB + 1;
+    clockA.at = tB + 1;
     expect(a.signal!.aborted).toBe(false);
     vi.advanceTimersByTime(HEARTBEAT_MS);
     expect(a.signal!.aborted).toBe(true);
@@ -110,16 +129,7 @@ describe('a paused holder never works a job another process took over (issue 37 
   });
 
   test('a completion is conditional on holding the job: A finishing after B took the job over (no heartbeat in between) stores nothing; B stores it once', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { store, other } = setUp();
-    const a = heldAnalyser();
-    const A = new ReviewQueue(store, clock, () => a.analyser, () => T0);
-    const runA = A.runOnce();
-    await until(() => a.started);
-    const b = heldAnalyser();
-    const B = new ReviewQueue(other, clock, () => b.analyser, () => T0 + STALE_LEASE_MS + 1_000);
-    const runB = B.runOnce();
-    await until(() => b.started);
+    const { store, a, runA, b, B, runB } = await bothRunning();
     expect(store.db.select().from(reviewJobs).get()).toMatchObject({ status: 'running', leaseOwner: B.leaseOwner, attempts: 2 });
 
     a.finish(outputOf('A'));
@@ -134,16 +144,7 @@ describe('a paused holder never works a job another process took over (issue 37 
   });
 
   test("a failure is conditional too: A's engine failing after B took the job over does not fail B's job", async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { store, other } = setUp();
-    const a = heldAnalyser();
-    const A = new ReviewQueue(store, clock, () => a.analyser, () => T0);
-    const runA = A.runOnce();
-    await until(() => a.started);
-    const b = heldAnalyser();
-    const B = new ReviewQueue(other, clock, () => b.analyser, () => T0 + STALE_LEASE_MS + 1_000);
-    const runB = B.runOnce();
-    await until(() => b.started);
+    const { store, a, runA, b, B, runB } = await bothRunning();
     a.fail(new Error('engine process exited (SIGKILL)'));
     await runA;
     expect(store.db.select().from(reviewJobs).get()).toMatchObject({ status: 'running', leaseOwner: B.leaseOwner, error: null });
@@ -154,16 +155,10 @@ describe('a paused holder never works a job another process took over (issue 37 
   });
 
   test('the worker lease has the same check: a holder whose hold on the queue was taken over stops its engine and hands its job back', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { store } = setUp();
-    let tA = T0;
-    const a = heldAnalyser();
-    const A = new ReviewQueue(store, clock, () => a.analyser, () => tA);
-    const runA = A.runOnce();
-    await until(() => a.started);
+    const { store, a, runA, clockA } = await aRunning();
     // Another process took the queue over (A's worker lease went stale first); A's job lease itself is still A's.
     store.db.update(reviewWorkerLease).set({ leaseOwner: 'other-host:4242:cafe', heartbeatAt: new Date(T0 + STALE_LEASE_MS + 1_000).toISOString() }).run();
-    tA = T0 + STALE_LEASE_MS + 2_000;
+    clockA.at = T0 + STALE_LEASE_MS + 2_000;
     vi.advanceTimersByTime(HEARTBEAT_MS);
     expect(a.signal!.aborted).toBe(true);
     // Back in the queue for the queue's holder to take, not failed, not counted as A's.
@@ -175,17 +170,11 @@ describe('a paused holder never works a job another process took over (issue 37 
   });
 
   test('a holder that keeps its lease keeps its job: heartbeats renew it and the review completes', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { store } = setUp();
-    let tA = T0;
-    const a = heldAnalyser();
-    const A = new ReviewQueue(store, clock, () => a.analyser, () => tA);
-    const runA = A.runOnce();
-    await until(() => a.started);
+    const { store, a, runA, clockA } = await aRunning();
     for (let i = 1; i <= 3; i++) {
-      tA = T0 + i * HEARTBEAT_MS;
+      clockA.at = T0 + i * HEARTBEAT_MS;
       vi.advanceTimersByTime(HEARTBEAT_MS);
-      expect(store.db.select().from(reviewJobs).get()!.heartbeatAt).toBe(new Date(tA).toISOString());
+      expect(store.db.select().from(reviewJobs).get()!.heartbeatAt).toBe(new Date(clockA.at).toISOString());
     }
     expect(a.signal?.aborted).not.toBe(true);
     a.finish(outputOf('A'));
