@@ -258,10 +258,11 @@ describe('openings at your level (lichess opening explorer)', () => {
     const uri = 'chess-footprint://openings/black/peers?moves=d4+d5+c4+c6+cxd5';
     const params = peersResource.match(uri)!;
     expect(params).toMatchObject({ colour: 'black', moves: 'd4 d5 c4 c6 cxd5' });
-    const first = JSON.parse(String(peersResource.read(ctx, params, uri)[0].text));
+    const text = (c: ReturnType<typeof peersResource.read>) => ('text' in c[0] ? c[0].text : '');
+    const first = JSON.parse(text(peersResource.read(ctx, params, uri)));
     expect(first.status.state).toBe('queued');
     await runs.settled(runKeyOf(user.id));
-    const read = JSON.parse(String(peersResource.read(ctx, params, uri)[0].text));
+    const read = JSON.parse(text(peersResource.read(ctx, params, uri)));
     expect(read.findings.map((f: { san: string }) => f.san)).toEqual(['c5', 'Qxd5']);
     expect(() => peersResource.match('chess-footprint://openings/red/peers')).toThrow(/white or black/);
     expect(() => peersResource.match('chess-footprint://openings/black/peers?depth=3')).toThrow();
@@ -269,7 +270,7 @@ describe('openings at your level (lichess opening explorer)', () => {
     const stats = tools.find((t) => t.name === 'get_chess_stats')!;
     const out = await stats.handler(ctx, StatsInput.parse({}));
     expect(Stats.safeParse(out).success).toBe(true);
-    const block = (out as { atYourLevel: { black: { status: { state: string }; findings: Array<{ san: string; pointsAtStake: number }> } } }).atYourLevel;
+    const block = (out as { atYourLevel: { black: { status: { state: string; cached: number }; findings: Array<{ san: string; pointsAtStake: number }> } } }).atYourLevel;
     expect(block.black.status.state).toBe('ok');
     expect(block.black.findings.map((f) => [f.san, f.pointsAtStake])).toEqual([['c5', 0.4], ['Qxd5', 0.2]]);
 
