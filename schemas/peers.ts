@@ -25,7 +25,7 @@ export const PeersStatus = z
     positions: z.int().describe('The owner’s positions compared (see rules)'),
     cached: z.int().describe('Of those, positions with the explorer’s answer cached this month'),
     progress: z
-      .object({ done: z.int(), total: z.int(), requests: z.int() })
+      .object({ done: z.int().describe('Positions done'), total: z.int().describe('Positions to fetch'), requests: z.int().describe('Requests made') })
       .nullable()
       .describe('The fetch under way: positions done of total, requests made'),
     month: z.string().describe('The fetch month (YYYY-MM, UTC) the cache is read for'),
@@ -39,7 +39,8 @@ const PeerFigure = z
     share: z.number().describe('Percent of peers’ games in the position'),
     score: z.number().nullable().describe('Peers’ score with it, owner’s side, percent; null under the threshold'),
   })
-  .describe('A move as the peers play it');
+  .describe('A move as the peers play it')
+  .meta({ id: 'PeerFigure' });
 
 export const PeersMove = z
   .object({
@@ -75,7 +76,8 @@ export const PeersFinding = z
     pointsAtStake: z.number().nullable().describe('games × score gap / 100 (scoresWorse only)'),
     masters: PeerFigure.nullable().optional().describe('The masters’ most played move, when asked'),
   })
-  .describe('A move of the owner’s worth a second look');
+  .describe('A move of the owner’s worth a second look')
+  .meta({ id: 'PeersFinding' });
 
 export const PeersView = z
   .object({
@@ -99,10 +101,14 @@ export const PeersInput = z
   })
   .strict();
 
-/** get_chess_stats's block: the same findings, from what is cached (reading it fetches nothing). */
+/**
+ * get_chess_stats's block, from what is cached (reading it fetches nothing). Kept small on purpose: every
+ * client loads the tools/list listing into its context (test/mcp/listing.test.ts holds its budget), so each
+ * colour is a few sentences (the top findings, or what is missing) and the structured view stays in the resource.
+ */
 export const AtYourLevel = z
   .object({
-    white: z.object({ status: PeersStatus, level: PeersLevel.nullable(), findings: z.array(PeersFinding) }).describe('As white'),
-    black: z.object({ status: PeersStatus, level: PeersLevel.nullable(), findings: z.array(PeersFinding) }).describe('As black'),
+    white: z.array(z.string()).describe('As white'),
+    black: z.array(z.string()).describe('As black'),
   })
-  .describe('Not shown in the spec: the owner’s opening moves beside lichess players at their level (cached; read chess-footprint://openings/{colour}/peers to fetch)');
+  .describe('Top findings or what is missing; chess-footprint://openings/{colour}/peers');

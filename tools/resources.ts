@@ -128,12 +128,12 @@ export const openingTreeResource = defineResource({
 
 export const peersResource = defineResource({
   template: {
-    uriTemplate: `${URI_SCHEME}openings/{colour}/peers{?moves,band,timeClass,masters}`,
+    uriTemplate: `${URI_SCHEME}openings/{colour}/peers{?moves}`,
     name: 'opening-peers',
     title: 'My openings beside players at my level',
     description:
       "The owner's opening moves beside lichess's opening explorer at their rating band and speed: for the owner's most-reached positions of that colour (first 16 plies), each of their moves with the peers' share and score, the peers' most played and best-scoring move, and ranked findings (a move scoring clearly worse than the peers' best alternative, or rare at their level). " +
-      'moves= (SAN from move 1, URL-encoded) picks the position shown; band= names a rating group (default: from their lichess, else chess.com rating); timeClass=; masters=true adds the masters\' move. ' +
+      'moves= (SAN from move 1, URL-encoded) picks the position shown; also band= names a rating group (default: from their lichess, else chess.com rating); timeClass=; masters=true adds the masters\' move. ' +
       "The first read starts fetching from lichess (needs the owner's lichess token; status says progress): read again until status.state is ok. Cached per month. JSON.",
     mimeType: 'application/json',
   },

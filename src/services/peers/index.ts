@@ -3,4 +3,4 @@ export { comparePosition, findingsOf, peerFigures, OWNER_MIN_GAMES, PEER_MIN_GAM
 export { lichessFromChesscom, ratingGroup, TIME_CLASS_SPEEDS } from './level.js';
 export { ownerPositions, PEER_MAX_POSITIONS, PEER_MIN_OWNER_GAMES, PEER_PLIES, type OwnerPosition } from './positions.js';
 export { PeerRuns, peerRuns, setPeerRuns, TOKEN_REFUSED } from './runs.js';
-export { NO_TOKEN, PEERS_RULES, peersInsight, peersStamp, peersView, type PeersOptions } from './view.js';
+export { findingSentence, NO_TOKEN, PEERS_RULES, peersInsight, peersStamp, peersView, type PeersOptions } from './view.js';

@@ -193,11 +193,38 @@ export function peersView(ctx: PersonalCtx, colour: Colour, opts: PeersOptions =
   };
 }
 
-/** get_chess_stats's atYourLevel block: what is cached, for both colours; reading it fetches nothing. */
+/** A line with move numbers: "d4 d5 c4" → "1.d4 d5 2.c4". */
+function numbered(sans: readonly string[]): string {
+  return sans.map((san, i) => (i % 2 === 0 ? `${i / 2 + 1}.${san}` : san)).join(' ');
+}
+
+/** The owner's move after the line, numbered as it stands alone: "3...c5" or "4.Nf3". */
+function numberedMove(plies: number, san: string): string {
+  return plies % 2 === 0 ? `${plies / 2 + 1}.${san}` : `${Math.ceil(plies / 2)}...${san}`;
+}
+
+/** One finding as a sentence (get_chess_stats's block). */
+export function findingSentence(f: z.infer<typeof PeersView>['findings'][number]): string {
+  const sans = f.lineMoves ? f.lineMoves.split(' ') : [];
+  const where = sans.length ? `After ${numbered(sans)}, ` : 'From the start, ';
+  const peers = f.peers ? `peers play it in ${f.peers.share}% of their games${f.peers.score === null ? '' : ` and score ${f.peers.score}%`}` : 'peers do not play it';
+  const alt = f.alternative ? `; their best-scoring ${f.alternative.san} scores ${f.alternative.score}% (${f.alternative.games} games)` : '';
+  const why = f.reasons.map((r) => (r === 'scoresWorse' ? 'scores worse' : 'rare')).join(', ');
+  const stake = f.pointsAtStake === null ? '' : `; ${f.pointsAtStake} points at stake`;
+  return `${where}${numberedMove(sans.length, f.san)} (your ${f.games} games, ${f.score}%): ${peers}${alt} (${why}${stake}).`;
+}
+
+/** get_chess_stats's atYourLevel block: what is cached, as sentences for each colour; reading it fetches nothing. */
 export function peersInsight(ctx: PersonalCtx): z.infer<typeof AtYourLevel> {
-  const side = (colour: Colour) => {
+  const side = (colour: Colour): string[] => {
     const { status, level, compared } = compute(ctx, colour, {}, false);
-    return { status, level, findings: findingsOf(compared.map((c) => ({ position: c.position, owner: c.owner, peers: c.peers, colour }))).slice(0, STATS_FINDINGS) };
+    const out: string[] = [];
+    if (level) out.push(`Peers: lichess players rated ${level.ratings.join(', ')} and up to the next group, ${level.speeds.join(', ')} (from ${level.from}); ${status.cached} of ${status.positions} positions compared (${status.month}).`);
+    if (status.message) out.push(status.message);
+    const findings = findingsOf(compared.map((c) => ({ position: c.position, owner: c.owner, peers: c.peers, colour }))).slice(0, STATS_FINDINGS);
+    for (const f of findings) out.push(findingSentence(f));
+    if (!findings.length && compared.length) out.push(`No finding: in the positions compared your moves score within ${SCORE_GAP} points of the peers' best and are not rare at your level.`);
+    return out;
   };
   return { white: side('white'), black: side('black') };
 }

@@ -270,13 +270,17 @@ describe('openings at your level (lichess opening explorer)', () => {
     const stats = tools.find((t) => t.name === 'get_chess_stats')!;
     const out = await stats.handler(ctx, StatsInput.parse({}));
     expect(Stats.safeParse(out).success).toBe(true);
-    const block = (out as { atYourLevel: { black: { status: { state: string; cached: number }; findings: Array<{ san: string; pointsAtStake: number }> } } }).atYourLevel;
-    expect(block.black.status.state).toBe('ok');
-    expect(block.black.findings.map((f) => [f.san, f.pointsAtStake])).toEqual([['c5', 0.4], ['Qxd5', 0.2]]);
+    const block = (out as { atYourLevel: { white: string[]; black: string[] } }).atYourLevel;
+    expect(block.black).toEqual([
+      'Peers: lichess players rated 1600 and up to the next group, blitz (from lichess blitz rating 1650); 3 of 3 positions compared (2026-11).',
+      'After 1.d4 d5 2.c4 c6 3.cxd5, 3...c5 (your 3 games, 33.3%): peers play it in 0.2% of their games and score 36.3%; their best-scoring Bg4 scores 49.6% (7745 games) (scores worse, rare; 0.4 points at stake).',
+      'After 1.d4 d5 2.c4 c6 3.cxd5, 3...Qxd5 (your 3 games, 16.7%): peers play it in 4.2% of their games and score 42.2%; their best-scoring Bg4 scores 49.6% (7745 games) (scores worse; 0.2 points at stake).',
+    ]);
+    // No game as white: no position, nothing to fetch, nothing to say but the band.
+    expect(block.white).toEqual(['Peers: lichess players rated 1600 and up to the next group, blitz (from lichess blitz rating 1650); 0 of 0 positions compared (2026-11).']);
 
     const other = app.addUser();
     const theirs = (await stats.handler(other.ctx, StatsInput.parse({}))) as typeof out & { atYourLevel: typeof block };
-    expect(theirs.atYourLevel.black.findings).toEqual([]);
-    expect(theirs.atYourLevel.black.status.cached).toBe(0);
+    expect(theirs.atYourLevel.black).toEqual([expect.stringMatching(/^No lichess or chess.com blitz rating to place you/)]);
   });
 });
