@@ -180,6 +180,30 @@ describe('openings at your level (lichess opening explorer)', () => {
     expect(then.findings).toHaveLength(2);
   });
 
+  test('resumable: a run that fails half-way keeps what it fetched, and the next read asks only for the rest', async () => {
+    const { ctx, user } = app.addUser();
+    connectSource(app.deps, user.id, 'siteB', 'owner', 'lip_owner');
+    addSlavGames(app, user.id);
+    let failed = false;
+    server.intercept((_req, res, url) => {
+      if (url.pathname !== '/lichess' || asked.length !== 1 || failed) return false;
+      failed = true;
+      res.writeHead(503).end();
+      return true;
+    });
+    const { then } = await fetched(ctx);
+    // The first position was stored; the second answered 503 and the run stopped there, saying so.
+    expect(then.status).toMatchObject({ state: 'queued', cached: 1, positions: 3 });
+    expect(runs.outcome(runKeyOf(user.id))).toMatchObject({ state: 'error', message: expect.stringMatching(/lichess answered an error/) });
+    await runs.settled(runKeyOf(user.id));
+    // That read started the rest: 2 more positions, none asked twice once stored.
+    expect(peersView(ctx, 'black').status).toMatchObject({ state: 'ok', cached: 3 });
+    const fens = asked.map((u) => u.searchParams.get('fen'));
+    expect(fens).toHaveLength(3);
+    expect(new Set(fens).size).toBe(3);
+    expect(server.requests.filter((r) => r.path.startsWith('/lichess'))).toHaveLength(4);
+  });
+
   test('without a lichess token: one sentence saying how to add one, nothing fetched', async () => {
     const { ctx, user } = app.addUser();
     connectSource(app.deps, user.id, 'siteB', 'owner');
