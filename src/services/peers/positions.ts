@@ -2,6 +2,7 @@ import { positionKey } from '../../chess/repertoire.js';
 import { startingBoard } from '../../chess/replay.js';
 import { playSan, undoPlayed } from '../../chess/sanReplay.js';
 import type { Colour } from '../../chess/types.js';
+import { lineTrie, type LineNode } from '../prep/index.js';
 
 /**
  * Which of the owner's positions are compared with their peers (issue 40): those where the owner is to
@@ -37,15 +38,6 @@ export interface OwnerPosition {
   moves: OwnerMove[];
 }
 
-interface Node {
-  games: number;
-  win: number;
-  draw: number;
-  children: Map<string, Node>;
-}
-
-const node = (): Node => ({ games: 0, win: 0, draw: 0, children: new Map() });
-
 export interface PositionBounds {
   plies: number;
   minGames: number;
@@ -60,28 +52,12 @@ export function ownerPositions(
   colour: Colour,
   bounds: PositionBounds = DEFAULT_BOUNDS,
 ): OwnerPosition[] {
-  const root = node();
-  for (const g of games) {
-    let at = root;
-    const count = (n: Node) => {
-      n.games += 1;
-      if (g.result === 'win') n.win += 1;
-      else if (g.result === 'draw') n.draw += 1;
-    };
-    count(at);
-    const moves = g.sanMoves ? g.sanMoves.split(' ') : [];
-    for (const san of moves.slice(0, bounds.plies)) {
-      let next = at.children.get(san);
-      if (!next) at.children.set(san, (next = node()));
-      count(next);
-      at = next;
-    }
-  }
+  const root = lineTrie(games, bounds.plies);
   const own = colour === 'white' ? 0 : 1;
   const out: OwnerPosition[] = [];
   const board = startingBoard();
   const line: string[] = [];
-  const walk = (n: Node) => {
+  const walk = (n: LineNode) => {
     if (n.games < bounds.minGames || line.length >= bounds.plies) return;
     const ownerToMove = line.length % 2 === own;
     const moves: OwnerMove[] = [];
