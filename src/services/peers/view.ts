@@ -145,7 +145,7 @@ function compute(ctx: PersonalCtx, colour: Colour, opts: PeersOptions, fetch: bo
     const m = masters ? (masters.get(p.key) ?? null) : undefined;
     compared.push({ owner: p, position: comparePosition(p, colour, a, m), peers: a });
   }
-  status.cached = peers.size;
+  status.cached = positions.filter((p) => peers.has(p.key)).length;
   const jobs: PeerJob[] = [];
   for (const p of positions) {
     if (!peers.has(p.key)) jobs.push({ key: p.key, fen: p.fen, kind, ratings: level.ratings as PeerJob['ratings'], speeds: level.speeds as PeerJob['speeds'] });
