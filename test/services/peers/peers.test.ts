@@ -204,6 +204,17 @@ describe('openings at your level (lichess opening explorer)', () => {
     expect(server.requests.filter((r) => r.path.startsWith('/lichess'))).toHaveLength(4);
   });
 
+  test('an answer not of the explorer\'s shape is an error that names it; nothing is cached', async () => {
+    const { ctx, user } = app.addUser();
+    connectSource(app.deps, user.id, 'siteB', 'owner', 'lip_owner');
+    addSlavGames(app, user.id);
+    server.route('/lichess', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"white":"many","moves":[]}'));
+    peersView(ctx, 'black');
+    await runs.settled(runKeyOf(user.id));
+    expect(runs.outcome(runKeyOf(user.id))).toEqual({ state: 'error', message: 'lichess sent data that did not parse: lichess opening explorer: white: Invalid input: expected number, received string' });
+    expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM explorer_answers').get()).toEqual({ n: 0 });
+  });
+
   test('without a lichess token: one sentence saying how to add one, nothing fetched', async () => {
     const { ctx, user } = app.addUser();
     connectSource(app.deps, user.id, 'siteB', 'owner');
