@@ -4,7 +4,7 @@ import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
 import { verifyWorkerKey, WORKER_KEY_PATTERN, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
 import { fingerprint } from '../auth/tokens.js';
-import { abortWork, acquireWork, describeIssues, queueStatus, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
+import { abortWork, acquireWork, describeIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
  * A whole analysis: one entry per position of a long game (600 positions, each with a PV of a few dozen
@@ -27,6 +27,8 @@ function fail(res: Response, status: number, error: string): void {
 export function fishnetRouter(deps: AppDeps): Router {
   const router = express.Router();
   const json = express.json({ limit: FISHNET_BODY_LIMIT_BYTES, type: () => true });
+  // A submission's body is read as text and parsed here, so that one which is not JSON still reaches its job (refused, the job put back).
+  const text = express.text({ limit: FISHNET_BODY_LIMIT_BYTES, type: () => true });
   router.use('/fishnet', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
@@ -79,11 +81,19 @@ export function fishnetRouter(deps: AppDeps): Router {
     if (work) res.status(202).json(work);
     else res.status(204).end();
   });
-  router.post('/fishnet/analysis/:id', json, (req, res) => {
+  router.post('/fishnet/analysis/:id', text, (req, res) => {
+    let body: unknown;
+    let readable = true;
+    try {
+      body = JSON.parse(typeof req.body === 'string' ? req.body : '');
+    } catch {
+      readable = false;
+    }
+    req.body = body;
     const call = authorised(req, res);
     const q = call && query(req, res);
     if (!call || !q) return;
-    const out = submitAnalysis(call, req.params.id, req.body, q);
+    const out = readable ? submitAnalysis(call, req.params.id, body, q) : refuseUnreadable(call, req.params.id);
     if (out.status === 204) res.status(204).end();
     else if (out.status === 202) res.status(202).json(out.next);
     else fail(res, out.status, out.error);

@@ -207,6 +207,11 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
   return next ? { status: 202, next } : { status: 204 };
 }
 
+/** A submission whose body is not JSON at all: refused like any malformed one (the job back in the queue), or 404 when not held. */
+export function refuseUnreadable(call: WorkerCall, workId: string): SubmitOutcome {
+  return heldJob(call, workId) ? refuse(call, workId, 'the body is not valid JSON') : notHeld(workId);
+}
+
 function notHeld(workId: string): SubmitOutcome {
   // One answer for every case (unknown, another key's, stored, re-leased): a key learns nothing of jobs it does not hold.
   return { status: 404, error: `this key holds no job ${workId.slice(0, 24)}: unknown, already stored, or its lease ran out and it was handed out again; acquire another` };
