@@ -306,4 +306,24 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     expect((await fetch(`${base}/fishnet/key`, { headers: auth(spare) })).status).toBe(403);
     expect((await post('/fishnet/acquire', spare)).status).toBe(403);
   });
+
+  test('the owner sees each machine (last contact, reviews stored, pace), never a key; /health counts connected workers', async () => {
+    const res = await fetch(`${base}/api/v1/settings/workers`, { headers: auth(token) });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toMatch(/cfpw_/);
+    const { workers } = JSON.parse(text) as { workers: Array<{ name: string; jobsDone: number; positionsDone: number; connected: boolean; revokedAt: string | null; client: string | null; positionsPerSecond: number | null }> };
+    expect(workers.map((w) => [w.name, w.jobsDone, w.positionsDone, w.connected, w.revokedAt === null])).toEqual([
+      ['laptop', 1, 11, true, true],
+      ['desktop', 0, 0, true, true],
+      ['spare', 0, 0, false, false],
+    ]);
+    expect(workers[0].client).toBe(UA);
+    expect(workers[0].positionsPerSecond).toBeGreaterThan(0);
+    // A worker key cannot read it.
+    expect((await fetch(`${base}/api/v1/settings/workers`, { headers: auth(key) })).status).toBe(401);
+    const health = (await (await fetch(`${base}/health`)).json()) as { engine: { workers: number; reviewWorkersConnected: number } };
+    expect(health.engine.workers).toBe(0);
+    expect(health.engine.reviewWorkersConnected).toBe(2);
+  });
 });

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { AnalysisSubmission, type AcquireResponse, type StatusResponse } from '../../../schemas/fishnet.js';
-import type { WorkerKeyHolder } from '../../auth/workerKeys.js';
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import { checkSubmission } from '../../chess/workerAnalysis.js';
 import type { Clock } from '../../clock.js';
@@ -28,6 +27,13 @@ import { describeIssues } from './issues.js';
  * The work carries nothing about the owner: the start position, the moves and an opaque id.
  */
 export type WorkerSettings = Config['reviewWorkers'];
+
+/** The worker key a request came with (verified by src/auth/workerKeys.ts before any call here). */
+export interface WorkerKeyHolder {
+  id: string;
+  userId: string;
+  name: string;
+}
 
 export interface WorkerCall {
   store: Store;
