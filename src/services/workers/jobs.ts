@@ -6,6 +6,7 @@ import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import { checkSubmission } from '../../chess/workerAnalysis.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
+import { isStoreBusy } from '../../store/busy.js';
 import type { Store } from '../../store/db.js';
 import { reviewJobs, workerKeys } from '../../store/schema/index.js';
 import { analysisRow, REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
@@ -52,11 +53,16 @@ const positionsOf = (job: Pick<ReviewJob, 'movesUci'>) => (job.movesUci ? job.mo
 
 /** Records the key's contact (the dashboard's "last contact", /health's connected workers). */
 export function touchKey(call: WorkerCall): void {
-  call.store.db
-    .update(workerKeys)
-    .set({ lastContactAt: new Date((call.now ?? Date.now)()).toISOString(), lastUserAgent: call.userAgent.slice(0, 200) })
-    .where(eq(workerKeys.id, call.holder.id))
-    .run();
+  try {
+    call.store.db
+      .update(workerKeys)
+      .set({ lastContactAt: new Date((call.now ?? Date.now)()).toISOString(), lastUserAgent: call.userAgent.slice(0, 200) })
+      .where(eq(workerKeys.id, call.holder.id))
+      .run();
+  } catch (err) {
+    // Another process holds the write lock (src/store/busy.ts): the stamp waits for the next request, the request goes on.
+    if (!isStoreBusy(err)) throw err;
+  }
 }
 
 /**
