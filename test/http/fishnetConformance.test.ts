@@ -30,7 +30,18 @@ const PGN = `[Event "Conformance"]
 [Result "1/2-1/2"]
 
 1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d3 d6 1/2-1/2
+
+[Event "Conformance"]
+[Site "?"]
+[Date "2026.10.01"]
+[White "Ann"]
+[Black "Cid"]
+[Result "1/2-1/2"]
+
+1. d4 d5 1/2-1/2
 `;
+/** Milliseconds per position the server allows (CFP_WORKER_TIMEOUT_MS): the lease of a 3-position job is 3 × this. */
+const TIMEOUT_MS = 3_000;
 
 let dir: string;
 let server: ChildProcess;
@@ -38,6 +49,7 @@ let base: string;
 let token: string;
 let key: string;
 let gameId: string;
+let shortGameId: string;
 
 const auth = (k?: string) => ({ 'User-Agent': UA, ...(k ? { Authorization: `Bearer ${k}` } : {}), 'Content-Type': 'application/json' });
 const post = (path: string, k: string | undefined, body: unknown = {}) => fetch(base + path, { method: 'POST', headers: auth(k), body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -49,11 +61,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'game.pgn'), PGN);
   await cli(['import', join(dir, 'game.pgn'), '--as', 'Ann', '--data-dir', data]);
   key = (await cli(['worker-key', 'create', '--name', 'laptop', '--data-dir', data])).stdout.trim().split('\n').pop()!;
-  const started = await start(['serve', '--engines', '0', '--port', '0', '--data-dir', data], /listening on (http:\/\/\S+)/, { CFP_WORKER_NODES: '20000', CFP_RATE_LIMITS: 'off' });
+  const started = await start(['serve', '--engines', '0', '--port', '0', '--data-dir', data], /listening on (http:\/\/\S+)/, { CFP_WORKER_NODES: '20000', CFP_WORKER_TIMEOUT_MS: String(TIMEOUT_MS), CFP_RATE_LIMITS: 'off' });
   server = started.child;
   base = /listening on (http:\/\/\S+)/.exec(started.stdout())![1];
-  const list = (await (await fetch(`${base}/api/v1/me/games`, { headers: auth(token) })).json()) as { games: Array<{ id: string }> };
-  gameId = list.games[0].id;
+  const list = (await (await fetch(`${base}/api/v1/me/games?sort=date-desc`, { headers: auth(token) })).json()) as { games: Array<{ id: string }> };
+  // Newest first: the ten-ply game (1 November), then the two-ply one (1 October).
+  [gameId, shortGameId] = list.games.map((g) => g.id);
 }, 120_000);
 
 afterAll(() => {
@@ -307,6 +320,36 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     expect((await post('/fishnet/acquire', spare)).status).toBe(403);
   });
 
+  test('kill -9 a worker holding a job: the job is offered again once its lease runs out, and stored once', async () => {
+    expect((await fetch(`${base}/api/v1/me/games/${shortGameId}/review`, { method: 'POST', headers: auth(token), body: '{}' })).status).toBe(202);
+    // A worker in its own process acquires the job, says so, and is killed with SIGKILL before it submits anything.
+    const script = `const r = await fetch(${JSON.stringify(`${base}/fishnet/acquire`)}, { method: 'POST', headers: { Authorization: 'Bearer ${key}', 'Content-Type': 'application/json' }, body: '{}' });
+console.log(JSON.stringify(await r.json())); setInterval(() => {}, 1000);`;
+    const doomed = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const held = await new Promise<Acquired>((resolve) => doomed.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()) as Acquired)));
+    const acquiredAt = Date.now();
+    doomed.kill('SIGKILL');
+    expect(held.moves).toBe('d2d4 d7d5');
+    // Held: nobody gets it before the lease (3 positions × the timeout) runs out.
+    expect((await post('/fishnet/acquire', key)).status).toBe(204);
+    let again: Acquired | null = null;
+    while (!again && Date.now() - acquiredAt < 3 * TIMEOUT_MS + 10_000) {
+      await new Promise((r) => setTimeout(r, 500));
+      const r = await post('/fishnet/acquire', key);
+      if (r.status === 202) again = (await r.json()) as Acquired;
+    }
+    expect(again).not.toBeNull();
+    expect(Date.now() - acquiredAt).toBeGreaterThanOrEqual(3 * TIMEOUT_MS);
+    expect(again!.moves).toBe(held.moves);
+    expect(again!.work.id).not.toBe(held.work.id);
+    const analysis = await analyse(again!);
+    expect((await post(`/fishnet/analysis/${again!.work.id}?stop=true`, key, { stockfish: { flavor: 'nnue' }, analysis })).status).toBe(204);
+    // The dead worker's job id is void; the review is stored once.
+    expect((await post(`/fishnet/analysis/${held.work.id}?stop=true`, key, { stockfish: { flavor: 'nnue' }, analysis })).status).toBe(404);
+    const detail = (await (await fetch(`${base}/api/v1/me/games/${shortGameId}`, { headers: auth(token) })).json()) as { review: { engineVersion: string } | null };
+    expect(detail.review?.engineVersion).toContain('fishnet-conformance');
+  }, 60_000);
+
   test('the owner sees each machine (last contact, reviews stored, pace), never a key; /health counts connected workers', async () => {
     const res = await fetch(`${base}/api/v1/settings/workers`, { headers: auth(token) });
     expect(res.status).toBe(200);
@@ -314,7 +357,7 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     expect(text).not.toMatch(/cfpw_/);
     const { workers } = JSON.parse(text) as { workers: Array<{ name: string; jobsDone: number; positionsDone: number; connected: boolean; revokedAt: string | null; client: string | null; positionsPerSecond: number | null }> };
     expect(workers.map((w) => [w.name, w.jobsDone, w.positionsDone, w.connected, w.revokedAt === null])).toEqual([
-      ['laptop', 1, 11, true, true],
+      ['laptop', 2, 14, true, true],
       ['desktop', 0, 0, true, true],
       ['spare', 0, 0, false, false],
     ]);
