@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
-import { workerKeys } from '../store/schema/index.js';
+import { workerKeys, type WorkerKeyHolder } from '../store/schema/index.js';
 import { fingerprint } from './tokens.js';
 
 /**
@@ -15,11 +15,7 @@ export const WORKER_KEY_PATTERN = /^cfpw_[A-Za-z0-9_-]{43}$/;
 /** A key's name: what the owner calls the machine (shown in lists; `worker-key revoke NAME`). */
 export const WORKER_KEY_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
 
-export interface WorkerKeyHolder {
-  id: string;
-  userId: string;
-  name: string;
-}
+export type { WorkerKeyHolder };
 
 export class WorkerKeyError extends Error {}
 
@@ -46,6 +42,12 @@ export function verifyWorkerKey(store: Store, key: string | undefined): WorkerKe
       .where(and(eq(workerKeys.fingerprint, fingerprint(key)), isNull(workerKeys.revokedAt)))
       .get() ?? null
   );
+}
+
+/** Whether this key was issued and has been revoked (fishnet's 403 "key disabled", apart from 401 "unknown key"). */
+export function isRevokedWorkerKey(store: Store, key: string): boolean {
+  if (!WORKER_KEY_PATTERN.test(key)) return false;
+  return Boolean(store.sqlite.prepare('SELECT 1 FROM worker_keys WHERE fingerprint = ? AND revoked_at IS NOT NULL').get(fingerprint(key)));
 }
 
 /** Revokes the owner's live key of that name; false when there is none. Refused from the next request on, in every process. */

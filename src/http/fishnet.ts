@@ -1,9 +1,8 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { FishnetQuery } from '../../schemas/fishnet.js';
 import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
-import { verifyWorkerKey, WORKER_KEY_PATTERN, type WorkerKeyHolder } from '../auth/workerKeys.js';
+import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
-import { fingerprint } from '../auth/tokens.js';
 import { abortWork, acquireWork, describeIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
@@ -41,7 +40,7 @@ export function fishnetRouter(deps: AppDeps): Router {
     const holder: WorkerKeyHolder | null = verifyWorkerKey(deps.store, key);
     if (!holder) {
       if (key && TOKEN_PATTERN.test(key)) fail(res, 403, 'a personal token opens no /fishnet/ route: create a worker key (`chess-footprint worker-key create --name NAME`)');
-      else if (key && WORKER_KEY_PATTERN.test(key) && revoked(key)) fail(res, 403, 'this worker key was revoked');
+      else if (key && isRevokedWorkerKey(deps.store, key)) fail(res, 403, 'this worker key was revoked');
       else fail(res, 401, 'a worker key is required (Authorization: Bearer KEY; `chess-footprint worker-key create --name NAME` makes one)');
       return null;
     }
@@ -49,8 +48,6 @@ export function fishnetRouter(deps: AppDeps): Router {
     touchKey(call);
     return call;
   };
-  const revoked = (key: string) =>
-    Boolean(deps.store.sqlite.prepare('SELECT 1 FROM worker_keys WHERE fingerprint = ? AND revoked_at IS NOT NULL').get(fingerprint(key)));
 
   const query = (req: Request, res: Response): { slow: boolean; stop: boolean } | null => {
     const parsed = FishnetQuery.safeParse(req.query);

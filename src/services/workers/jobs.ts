@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { isStoreBusy } from '../../store/busy.js';
 import type { Store } from '../../store/db.js';
-import { reviewJobs, workerKeys } from '../../store/schema/index.js';
+import { reviewJobs, workerKeys, type WorkerKeyHolder } from '../../store/schema/index.js';
 import { analysisRow, REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
 import { describeIssues } from './issues.js';
 
@@ -29,15 +29,10 @@ import { describeIssues } from './issues.js';
  */
 export type WorkerSettings = Config['reviewWorkers'];
 
-/** The worker key a request came with (verified by src/auth/workerKeys.ts before any call here). */
-export interface WorkerKeyHolder {
-  id: string;
-  userId: string;
-  name: string;
-}
 
 export interface WorkerCall {
   store: Store;
+  /** The worker key the request came with, verified (src/auth/workerKeys.ts) before any call here. */
   clock: Clock;
   settings: WorkerSettings;
   holder: WorkerKeyHolder;

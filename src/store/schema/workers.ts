@@ -36,3 +36,6 @@ export const workerKeys = sqliteTable(
     uniqueIndex('worker_keys_live_name').on(t.userId, t.name).where(sql`revoked_at IS NULL`),
   ],
 );
+
+/** Who a verified worker key is: what every `/fishnet/` call knows of its caller. */
+export type WorkerKeyHolder = Pick<typeof workerKeys.$inferSelect, 'id' | 'userId' | 'name'>;
