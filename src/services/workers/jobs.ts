@@ -29,12 +29,11 @@ import { describeIssues } from './issues.js';
  */
 export type WorkerSettings = Config['reviewWorkers'];
 
-
 export interface WorkerCall {
   store: Store;
-  /** The worker key the request came with, verified (src/auth/workerKeys.ts) before any call here. */
   clock: Clock;
   settings: WorkerSettings;
+  /** The worker key the request came with, verified (src/auth/workerKeys.ts) before any call here. */
   holder: WorkerKeyHolder;
   userAgent: string;
   now?: () => number;
