@@ -179,11 +179,11 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
     positions: check.positions,
     analysedAt: call.clock.now().toISOString(),
   };
+  const at = call.clock.now().toISOString();
   // Derived before the transaction, as the queue does: the write lock is held only for the writes.
-  const row = analysisRow(job.movesKey, analysis);
+  const row = analysisRow(job.userId, job.movesKey, analysis, at);
   const searched = parsed.data.analysis.filter((e) => e !== null && !('skipped' in e));
   const sum = (f: (e: { nodes?: number; time?: number }) => number | undefined) => searched.reduce((s, e) => s + (f(e as { nodes?: number; time?: number }) ?? 0), 0);
-  const at = call.clock.now().toISOString();
   const stored = call.store.sqlite
     .transaction(() => {
       // The lease is checked and the job closed in the same statement: another submission, a re-lease or a local engine cannot slip between.
@@ -193,7 +193,7 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
         .where(sql`${reviewJobs.id} = ${job.id} AND ${reviewJobs.status} = 'running' AND ${reviewJobs.leaseOwner} = ${leaseOf(call.holder, workId)}`)
         .run();
       if (closed.changes === 0) return false;
-      storeWorkerReview(call.store, job.userId, job.movesKey, row, at);
+      storeWorkerReview(call.store, row);
       call.store.db
         .update(workerKeys)
         .set({

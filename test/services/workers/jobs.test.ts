@@ -4,7 +4,7 @@ import { issueWorkerKey, revokeWorkerKey, verifyWorkerKey } from '../../../src/a
 import type { StoredAnalysis } from '../../../src/chess/engineOutput.js';
 import { movesKey } from '../../../src/chess/pgn.js';
 import type { Analyser } from '../../../src/engine/pool.js';
-import { analysisRow, engineOutput, insertReviewJob, ReviewQueue, saveAnalysis, storeSourceReview } from '../../../src/services/review/index.js';
+import { analysisRow, engineOutput, insertReviewJob, ReviewQueue, saveReview, storeSourceReview } from '../../../src/services/review/index.js';
 import { abortWork, acquireWork, listWorkerKeys, submitAnalysis, touchKey, type WorkerCall } from '../../../src/services/workers/index.js';
 import { reviewJobs } from '../../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
@@ -190,7 +190,7 @@ describe('which review is kept', () => {
   test('a worker review replaces a quick engine review of the owner’s moves; a quick one never replaces it', () => {
     const now = { t: Date.parse('2026-11-20T12:00:00Z') };
     const { call, job } = setup(now);
-    saveAnalysis(app.deps.store, analysisRow(job.movesKey, quick(MOVES)));
+    saveReview(app.deps.store, analysisRow(job.userId, job.movesKey, quick(MOVES), '2026-11-20T11:00:00Z'));
     const laptop = call('laptop');
     const work = acquireWork(laptop, false)!;
     expect(submitAnalysis(call('desktop'), work.work.id, answer(), opts)).toMatchObject({ status: 404 });
@@ -198,12 +198,12 @@ describe('which review is kept', () => {
     abortWork(laptop, work.work.id);
     const w2 = acquireWork(holder, false)!;
     expect(submitAnalysis(holder, w2.work.id, answer(), opts)).toEqual({ status: 204 });
-    const stored = engineOutput(app.deps.store, job.movesKey)!;
+    const stored = engineOutput(app.deps.store, job.userId, job.movesKey)!;
     expect(stored.worker).toEqual({ key: 'box', userAgent: 'fishnet-test/box', flavor: 'nnue' });
     expect(stored.budget).toEqual({ nodesPerPosition: 100_000, multiPv: 1, search: 'fishnet' });
-    // The local engines' first-writer-wins save leaves it as it is.
-    saveAnalysis(app.deps.store, analysisRow(job.movesKey, quick(MOVES)));
-    expect(engineOutput(app.deps.store, job.movesKey)!.worker?.key).toBe('box');
+    // The local engines' save (the owner's first review stays) leaves it as it is.
+    saveReview(app.deps.store, analysisRow(job.userId, job.movesKey, quick(MOVES), '2026-11-20T11:00:00Z'));
+    expect(engineOutput(app.deps.store, job.userId, job.movesKey)!.worker?.key).toBe('box');
   });
 
   test('a lichess-imported review is never replaced', () => {
@@ -214,7 +214,7 @@ describe('which review is kept', () => {
     const a = call('laptop');
     const work = acquireWork(a, false)!;
     expect(submitAnalysis(a, work.work.id, answer(), opts)).toEqual({ status: 204 });
-    expect(engineOutput(app.deps.store, job.movesKey)!.source?.name).toBe('lichess');
+    expect(engineOutput(app.deps.store, job.userId, job.movesKey)!.source?.name).toBe('lichess');
     expect(jobRow(job.id).status).toBe('complete');
   });
 });
