@@ -11,7 +11,7 @@ type Issue = z.core.$ZodIssue;
  * came closest to: the branch whose faults are all inside the value, fewest first; when every form
  * fails at the value itself, the union's own sentence.
  */
-export function describeIssues(error: z.ZodError, _input?: unknown): string {
+export function describeIssues(error: z.ZodError): string {
   const out: string[] = [];
   for (const issue of error.issues) collect(issue, [], out);
   const named = out.slice(0, MAX_NAMED);

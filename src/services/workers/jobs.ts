@@ -153,7 +153,7 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
   const job = heldJob(call, workId);
   if (!job) return notHeld(workId);
   const parsed = AnalysisSubmission.safeParse(body);
-  if (!parsed.success) return refuse(call, workId, describeIssues(parsed.error as z.ZodError, body));
+  if (!parsed.success) return refuse(call, workId, describeIssues(parsed.error as z.ZodError));
   const moves = job.movesUci ? job.movesUci.split(' ') : [];
   const { settings } = call;
   const check = checkSubmission(job.startFen, moves, parsed.data.analysis, { nodesAsked: settings.nodes, maxTimeMs: settings.timeoutMs, known: new Map() });
@@ -161,14 +161,16 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
   const now = (call.now ?? Date.now)();
   if (!check.complete) {
     // Progress: the lease runs on for the positions still to search.
-    const left = moves.length + 1 - check.done;
+    const until = heartbeatFor(now, settings.timeoutMs * Math.max(1, moves.length + 1 - check.done));
+    // Only ever later: a report never shortens the lease.
     call.store.db
       .update(reviewJobs)
-      .set({ heartbeatAt: heartbeatFor(now, settings.timeoutMs * Math.max(1, left)) })
-      .where(sql`${reviewJobs.id} = ${job.id} AND ${reviewJobs.status} = 'running' AND ${reviewJobs.leaseOwner} = ${leaseOf(call.holder, workId)} AND ${reviewJobs.heartbeatAt} < ${heartbeatFor(now, settings.timeoutMs * Math.max(1, left))}`)
+      .set({ heartbeatAt: until })
+      .where(sql`${reviewJobs.id} = ${job.id} AND ${reviewJobs.status} = 'running' AND ${reviewJobs.leaseOwner} = ${leaseOf(call.holder, workId)} AND ${reviewJobs.heartbeatAt} < ${until}`)
       .run();
     return { status: 204 };
   }
+  const at = call.clock.now().toISOString();
   const analysis: StoredAnalysis = {
     // The engine as the worker named it; no measured scale applies to it (src/chess/calibration.ts: factor 1).
     engine: { name: call.userAgent.slice(0, 200) || 'fishnet client', version: parsed.data.stockfish.flavor, network: null },
@@ -177,9 +179,8 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
     startFen: job.startFen,
     movesUci: moves,
     positions: check.positions,
-    analysedAt: call.clock.now().toISOString(),
+    analysedAt: at,
   };
-  const at = call.clock.now().toISOString();
   // Derived before the transaction, as the queue does: the write lock is held only for the writes.
   const row = analysisRow(job.userId, job.movesKey, analysis, at);
   const searched = parsed.data.analysis.filter((e) => e !== null && !('skipped' in e));
