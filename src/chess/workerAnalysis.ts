@@ -24,7 +24,10 @@ export interface SubmissionBounds {
   nodesAsked: number;
   /** The longest a single position may have taken (the job's timeout per ply), ms. */
   maxTimeMs: number;
-  /** Positions the server named in skipPositions, with the result it already holds for each. */
+  /**
+   * Positions whose result the server already holds (those it named in skipPositions, and any it learned
+   * since): a `{skipped: true}` entry is filled from here, and is a fault for a position not in it.
+   */
   known: ReadonlyMap<number, StoredPosition>;
 }
 
@@ -75,10 +78,8 @@ export function checkSubmission(startFen: string, movesUci: readonly string[], e
       else faults.push(`${at}: skipped, but position ${p.index} is not in skipPositions`);
       continue;
     }
-    if (known) {
-      faults.push(`${at}: position ${p.index} is in skipPositions; answer {"skipped": true}`);
-      continue;
-    }
+    // A searched entry for a known position is taken as searched: the server's list may have grown since the
+    // job was handed out (an answer learned from another job meanwhile), and a fresh search is never worse.
     const fault = checkEntry(p.fen, e, bounds);
     if (fault) {
       faults.push(`${at}${fault}`);

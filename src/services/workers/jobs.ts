@@ -11,6 +11,7 @@ import type { Store } from '../../store/db.js';
 import { reviewJobs, workerKeys, type WorkerKeyHolder } from '../../store/schema/index.js';
 import { analysisRow, REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
 import { describeIssues } from './issues.js';
+import { keepOpeningLines, knownOpeningLines } from './openingLines.js';
 
 /**
  * Review jobs handed to review workers over lichess's fishnet protocol (issue 36). The jobs are the
@@ -94,15 +95,16 @@ export function acquireWork(call: WorkerCall, slow: boolean): AcquireResponse | 
         .where(eq(reviewJobs.id, job.id))
         .run();
       const n = settings.nodes;
+      const known = knownOpeningLines(store, job.userId, n, job.startFen, job.movesUci ? job.movesUci.split(' ') : []);
       return {
         work: { type: 'analysis', id: workId, nodes: { sf16: n, sf17_1: n, sf18: n, classical: n }, timeout: settings.timeoutMs },
         game_id: workId,
         position: job.startFen,
         variant: 'standard',
         moves: job.movesUci,
-        // No position's answer is known at this budget: the owner's memo holds the local engines' quick searches,
+        // Only workers' own answers at this budget (openingLines.ts), never the local engines' quick searches,
         // which would mix another budget and search order into lichess's review.
-        skipPositions: [],
+        skipPositions: [...known.keys()],
       };
     })
     .immediate();
@@ -156,7 +158,8 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
   if (!parsed.success) return refuse(call, workId, describeIssues(parsed.error as z.ZodError));
   const moves = job.movesUci ? job.movesUci.split(' ') : [];
   const { settings } = call;
-  const check = checkSubmission(job.startFen, moves, parsed.data.analysis, { nodesAsked: settings.nodes, maxTimeMs: settings.timeoutMs, known: new Map() });
+  const known = knownOpeningLines(call.store, job.userId, settings.nodes, job.startFen, moves);
+  const check = checkSubmission(job.startFen, moves, parsed.data.analysis, { nodesAsked: settings.nodes, maxTimeMs: settings.timeoutMs, known });
   if (!check.ok) return refuse(call, workId, check.faults.join('; '));
   const now = (call.now ?? Date.now)();
   if (!check.complete) {
@@ -195,6 +198,7 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
         .run();
       if (closed.changes === 0) return false;
       storeWorkerReview(call.store, row);
+      keepOpeningLines(call.store, job.userId, settings.nodes, check.positions);
       call.store.db
         .update(workerKeys)
         .set({

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
 
 /**
@@ -39,3 +39,25 @@ export const workerKeys = sqliteTable(
 
 /** Who a verified worker key is: what every `/fishnet/` call knows of its caller. */
 export type WorkerKeyHolder = Pick<typeof workerKeys.$inferSelect, 'id' | 'userId' | 'name'>;
+
+/**
+ * What review workers answered for the owner's opening positions, so a later job skips them (the fishnet
+ * protocol's `skipPositions`), as lichess fills the first positions of a game from its evaluation cache (lila
+ * modules/fishnet FishnetEvalCache: `maxPlies = 15`, the start position and the next 14). Per owner, like
+ * every review; per node budget, so an answer is reused only at the budget it was searched at. `line` is the
+ * stored position (src/chess/engineOutput.ts StoredPosition, without its index) as JSON. Rows are only
+ * ever added (the first answer stays), so a job's skipped positions read the same at hand-out and at submission.
+ */
+export const workerOpeningLines = sqliteTable(
+  'worker_opening_lines',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** src/chess/engineOutput.ts positionKey: placement, side, castling, en passant, so transpositions meet. */
+    positionKey: text('position_key').notNull(),
+    nodes: integer('nodes').notNull(),
+    line: text('line').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.positionKey, t.nodes] })],
+);

@@ -218,3 +218,86 @@ describe('which review is kept', () => {
     expect(jobRow(job.id).status).toBe('complete');
   });
 });
+
+describe('skipPositions: opening positions the owner’s workers already answered', () => {
+  // The Ruy Lopez, closed: 16 plies, so positions 0–16, one past lichess's first 15 (lila FishnetEvalCache maxPlies).
+  const RUY = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5', 'a7a6', 'b5a4', 'g8f6', 'e1g1', 'f8e7', 'f1e1', 'b7b5', 'a4b3', 'd7d6', 'c2c3', 'e8g8'];
+  // The Four Knights by transposition of the first two knight moves: after 1.e4 e5 2.Nc3 Nf6 3.Nf3 Nc6 the
+  // position equals 1.e4 e5 2.Nf3 Nc6 3.Nc3 Nf6 (the same placement, side and castling).
+  const FOUR_A = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'b1c3', 'g8f6'];
+  const FOUR_B = ['e2e4', 'e7e5', 'b1c3', 'g8f6', 'g1f3', 'b8c6'];
+
+  function submitFor(a: WorkerCall, work: { work: { id: string }; skipPositions: number[] }, moves: string[]) {
+    const full = answer(moves);
+    const analysis = full.analysis.map((e, i) => (work.skipPositions.includes(i) ? { skipped: true as const } : e));
+    return submitAnalysis(a, work.work.id, { ...full, analysis }, opts);
+  }
+
+  test('a later job skips the first 15 positions an earlier worker review answered, and stores those answers', () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, user } = setup(now);
+    const a = call('laptop');
+    // The setup's job (4 plies) first: positions 0–4 answered.
+    const w0 = acquireWork(a, false)!;
+    expect(w0.skipPositions).toEqual([]);
+    expect(submitFor(a, w0, MOVES)).toEqual({ status: 204 });
+    const ruy = insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'game', subjectId: 'g2', movesKey: movesKey(START, RUY), startFen: START, movesUci: RUY });
+    const w1 = acquireWork(a, false)!;
+    // 1.e4 e5 2.Nf3 Nc6 are positions 0–4 of both games.
+    expect(w1.skipPositions).toEqual([0, 1, 2, 3, 4]);
+    expect(submitFor(a, w1, RUY)).toEqual({ status: 204 });
+    const stored = engineOutput(app.deps.store, user.id, ruy.movesKey)!;
+    const first = engineOutput(app.deps.store, user.id, movesKey(START, MOVES))!;
+    expect(stored.positions.slice(0, 5).map((p) => p.lines)).toEqual(first.positions.slice(0, 5).map((p) => p.lines));
+    // The same 16 plies again: positions 0–14 are known, 15 and 16 are past lichess's 15 and searched again.
+    insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'study', subjectId: 's1', movesKey: movesKey(START, RUY), startFen: START, movesUci: RUY });
+    const w2 = acquireWork(a, false)!;
+    expect(w2.skipPositions).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+  });
+
+  test('a transposition is known; another owner, or another node budget, knows nothing', () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, user, job } = setup(now);
+    app.deps.store.db.delete(reviewJobs).run();
+    insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'game', subjectId: 'a', movesKey: movesKey(START, FOUR_A), startFen: START, movesUci: FOUR_A });
+    const a = call('laptop');
+    const wa = acquireWork(a, false)!;
+    expect(submitFor(a, wa, FOUR_A)).toEqual({ status: 204 });
+    insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'game', subjectId: 'b', movesKey: movesKey(START, FOUR_B), startFen: START, movesUci: FOUR_B });
+    // Positions 0–2 (start, 1.e4, 1…e5) and 6 (the Four Knights) meet; 3–5 do not.
+    expect(acquireWork(a, false)!.skipPositions).toEqual([0, 1, 2, 6]);
+
+    const other = app.addUser().user;
+    const { key } = issueWorkerKey(app.deps.store, app.clock, other.id, 'theirs');
+    const theirs: WorkerCall = { ...a, holder: verifyWorkerKey(app.deps.store, key)! };
+    insertReviewJob(app.deps.store, app.clock, { userId: other.id, subjectKind: 'game', subjectId: 'c', movesKey: movesKey(START, FOUR_A), startFen: START, movesUci: FOUR_A });
+    expect(acquireWork(theirs, false)!.skipPositions).toEqual([]);
+
+    insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'study', subjectId: 'd', movesKey: movesKey(START, FOUR_A), startFen: START, movesUci: FOUR_A });
+    const deeper: WorkerCall = { ...a, settings: { ...a.settings, nodes: 1_000_000 } };
+    expect(acquireWork(deeper, false)!.skipPositions).toEqual([]);
+    expect(job.userId).toBe(user.id);
+  });
+
+  test('a skip the job did not list is refused; a position that became known is taken as searched', () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, user } = setup(now);
+    const a = call('laptop');
+    const b = call('desktop');
+    insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'game', subjectId: 'g2', movesKey: movesKey(START, FOUR_A), startFen: START, movesUci: FOUR_A });
+    // Both jobs out at once, nothing known yet.
+    const w0 = acquireWork(a, false)!;
+    const w1 = acquireWork(b, false)!;
+    expect([w0.skipPositions, w1.skipPositions]).toEqual([[], []]);
+    expect(submitFor(a, w0, MOVES)).toEqual({ status: 204 });
+    // Positions 0–4 are known now; b searched them anyway, which is taken.
+    expect(submitFor(b, w1, FOUR_A)).toEqual({ status: 204 });
+    insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'study', subjectId: 's', movesKey: movesKey(START, FOUR_B), startFen: START, movesUci: FOUR_B });
+    const w2 = acquireWork(a, false)!;
+    const bad = answer(FOUR_B);
+    const analysis = bad.analysis.map((e, i) => (i === 4 ? { skipped: true as const } : w2.skipPositions.includes(i) ? { skipped: true as const } : e));
+    const out = submitAnalysis(a, w2.work.id, { ...bad, analysis }, opts);
+    expect(out).toMatchObject({ status: 400 });
+    expect((out as { error: string }).error).toContain('analysis[4]: skipped, but position 4 is not in skipPositions');
+  });
+});
