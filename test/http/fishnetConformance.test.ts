@@ -52,7 +52,17 @@ let gameId: string;
 let shortGameId: string;
 
 const auth = (k?: string) => ({ 'User-Agent': UA, ...(k ? { Authorization: `Bearer ${k}` } : {}), 'Content-Type': 'application/json' });
-const post = (path: string, k: string | undefined, body: unknown = {}) => fetch(base + path, { method: 'POST', headers: auth(k), body: typeof body === 'string' ? body : JSON.stringify(body) });
+/**
+ * A POST as a fishnet client makes it: a 503 (the server's store briefly busy) is asked again after its
+ * Retry-After, as fishnet backs off on any failed request (src/api.rs); any other status is the answer.
+ */
+async function post(path: string, k: string | undefined, body: unknown = {}): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(base + path, { method: 'POST', headers: auth(k), body: typeof body === 'string' ? body : JSON.stringify(body) });
+    if (res.status !== 503 || attempt === 10) return res;
+    await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+  }
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cfp-fishnet-'));
@@ -201,6 +211,23 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     const status = await fetch(`${base}/fishnet/status`, { headers: auth(key) });
     expect(status.status).toBe(200);
     expect(await status.json()).toEqual({ analysis: { user: { acquired: 0, queued: 0, oldest: 0 }, system: { acquired: 0, queued: 0, oldest: 0 } } });
+  });
+
+  test('while another process holds the store’s write lock, acquire answers 503 with Retry-After and changes nothing', async () => {
+    // This test's own connection takes the write lock, as another process on the store would.
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(join(dir, 'data', 'chess-footprint.sqlite'));
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      const res = await fetch(base + '/fishnet/acquire', { method: 'POST', headers: auth(key), body: '{}' });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(((await res.json()) as { error: string }).error).toBeTruthy();
+      db.exec('ROLLBACK');
+    } finally {
+      db.close();
+    }
+    expect((await post('/fishnet/acquire', key)).status).toBe(204);
   });
 
   test('a review is acquired, analysed with a real engine, refused when malformed, and stored once as lichess scores it', async () => {
