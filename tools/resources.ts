@@ -218,7 +218,7 @@ export const deviationsResource = defineResource({
 
 /**
  * The full field documentation of one tool: tools/list carries a terse description per field
- * (src/mcp/leanSchema.ts, issue 15), and this is where the long text (frames, units, edge cases)
+ * (tools/leanSchema.ts, issue 15), and this is where the long text (frames, units, edge cases)
  * stays for MCP clients that never see /openapi.json (stdio). The same JSON Schemas OpenAPI embeds.
  */
 export const toolSchemaResource = defineResource({

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describeIssues } from '../../errors.js';
 import { prompts, type PromptDefinition } from '../../../tools/prompts.js';
-import { promptListing } from '../listing.js';
+import { promptListing } from '../../../tools/listing.js';
 
 /** prompts/get: validates the arguments with the prompt's schema and renders one user message. */
 export function renderPrompt(p: PromptDefinition, rawArgs: Record<string, string> | undefined): GetPromptResult {
