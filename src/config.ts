@@ -83,7 +83,7 @@ export const ConfigSchema = z.object({
   }),
   engine: z.object({
     path: fromEnv(z.string().nullable().default(null), 'CFP_STOCKFISH', 'Native UCI binary; null runs the bundled WASM Stockfish build'),
-    // The default was chosen by `npm run bench engine` (README, engine section); a native binary wins over it.
+    // The default was chosen by `npm run bench engine` (docs/engine.md); a native binary wins over it.
     build: fromEnv(
       z.enum(ENGINE_BUILDS).default(DEFAULT_ENGINE_BUILD),
       'CFP_ENGINE_BUILD',
@@ -94,10 +94,10 @@ export const ConfigSchema = z.object({
     hashMb: fromEnv(int(1, 33_554_432).default(32), 'CFP_ENGINE_HASH_MB'),
     // One engine process per core by default: whole games each when several wait, one game split when alone.
     workers: fromEnv(int(1, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
-    // Chosen with the default build by `npm run bench engine` (README, Engine review).
+    // Chosen with the default build by `npm run bench engine` (docs/engine.md).
     nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(30_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
-    // The deeper look (issue 25 item 2): chosen with nodesPerPosition by `npm run bench -- fidelity` (README).
+    // The deeper look (issue 25 item 2): chosen with nodesPerPosition by `npm run bench -- fidelity` (docs/engine.md).
     deepNodes: fromEnv(
       int(0, 1_000_000_000).default(DEFAULT_DEEP_NODES),
       'CFP_ENGINE_DEEP_NODES',

@@ -155,7 +155,7 @@ describe('a first run', { timeout: 300_000 }, () => {
       const client = new Client({ name: 'first-run', version: '0.0.0' });
       await client.connect(transport);
       try {
-        // README: every tool is listed still; each personal one then fails with a clear message.
+        // docs/api.md: every tool is listed still; each personal one then fails with a clear message.
         expect((await client.listTools()).tools).toHaveLength(29);
         const res = await client.callTool({ name: 'get_profile', arguments: {} });
         expect(res.isError).toBe(true);

@@ -37,7 +37,7 @@ export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions
   const smtp = opts.smtp === undefined ? smtpSettingsFrom(deps.config.smtp) : opts.smtp;
   const send = opts.send ?? ((s, m) => sendMail(s, m));
   const baseUrl = opts.baseUrl ?? publicBaseUrl(deps.config);
-  if (!smtp) log(`weekly reports: SMTP is not configured (${SMTP_SETUP_HINT}), so reports are generated but not emailed`);
+  if (!smtp) log(`weekly reports: SMTP is not configured, so reports are generated but not emailed; to email them, ${SMTP_SETUP_HINT}`);
   let running: Promise<void> | null = null;
 
   const pass = async () => {

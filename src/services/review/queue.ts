@@ -276,7 +276,7 @@ export class ReviewQueue {
       // Stored engine output is reused only when this owner already holds a review of these moves
       // (a duplicate job): another owner's review is never a shortcut, so a review of moves someone
       // else reviewed costs the asker the same engine run, the same wait and the same answer as any
-      // fresh line (issue 30 item 3; README, "Reviews"). Positions are searched from a clean hash,
+      // fresh line (issue 30 item 3; docs/engine.md, "The review queue"). Positions are searched from a clean hash,
       // so the fresh run's output equals what is stored (first writer wins in saveAnalysis).
       const analysis =
         (ownerReview(this.store, job.userId, job.movesKey) ? engineOutput(this.store, job.movesKey) : null) ??

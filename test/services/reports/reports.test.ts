@@ -230,7 +230,7 @@ describe('the scheduler and the Friday email', () => {
     await s.tick();
     s.stop();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`weekly reports: SMTP is not configured (${SMTP_SETUP_HINT}), so reports are generated but not emailed`);
+    expect(lines[0]).toBe(`weekly reports: SMTP is not configured, so reports are generated but not emailed; to email them, ${SMTP_SETUP_HINT}`);
     expect(sent).toEqual([]);
     expect(latestReportRow(app.deps.store, userId)).toMatchObject({ weekEnd: '2026-11-20', emailedAt: null });
   });
