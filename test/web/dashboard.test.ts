@@ -63,6 +63,8 @@ const DOC_IMG = join(import.meta.dirname, '..', '..', 'docs', 'img');
 const docShot = async (page: Page, name: string) => {
   if (process.env.CFP_SCREENSHOTS !== '1') return;
   mkdirSync(DOC_IMG, { recursive: true });
+  // The top of the page, as a visitor first sees it (a test may have scrolled to what it clicked).
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(DOC_IMG, `${name}.png`) as `${string}.png` });
 };
 
