@@ -73,6 +73,7 @@ export const ConfigSchema = z.object({
   sources: z.object({
     chesscomUrl: fromEnv(z.string().default('https://api.chess.com'), 'CFP_CHESSCOM_URL'),
     lichessUrl: fromEnv(z.string().default('https://lichess.org'), 'CFP_LICHESS_URL'),
+    lichessExplorerUrl: fromEnv(z.string().default('https://explorer.lichess.org'), 'CFP_LICHESS_EXPLORER_URL', "lichess's opening explorer (the peers at your level, issue 40)"),
     ecfUrl: fromEnv(z.string().default('https://rating.englishchess.org.uk'), 'CFP_ECF_URL'),
     chessresultsUrl: fromEnv(z.string().default('https://chess-results.com'), 'CFP_CHESSRESULTS_URL'),
     userAgent: fromEnv(z.string().default('chess-footprint/0.1 (self-hosted; set CFP_USER_AGENT to add your contact)'), 'CFP_USER_AGENT'),

@@ -253,6 +253,7 @@ describe('documents and pages', () => {
       '/api/v1/settings/connections/{provider}',
       '/api/v1/settings/email',
       '/api/v1/settings/openings/{colour}',
+      '/api/v1/settings/openings/{colour}/peers',
       '/api/v1/settings/reviews',
       '/api/v1/settings/session',
       '/api/v1/settings/sessions',

@@ -10,3 +10,4 @@ export * from './reports.js';
 export * from './ownerStamps.js';
 export * from './sessions.js';
 export * from './prep.js';
+export * from './peers.js';
