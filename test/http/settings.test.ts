@@ -261,6 +261,7 @@ describe('documents and pages', () => {
       '/api/v1/settings/sync',
       '/api/v1/settings/tokens',
       '/api/v1/settings/tokens/{id}',
+      '/api/v1/settings/workers',
     ]);
     for (const [, ops] of settings) for (const op of Object.values(ops as Record<string, Record<string, unknown>>)) {
       expect(op.tags).toEqual(['settings']);

@@ -20,6 +20,7 @@ import {
   SyncInput,
   SyncRun,
   TokenList,
+  WorkerKeyList,
 } from '../../../schemas/settings.js';
 import { listSessions, redeemSignInCode, revokeSession, signInWithToken } from '../../auth/sessions.js';
 import { issueToken, listTokens, revokeToken } from '../../auth/tokens.js';
@@ -28,6 +29,7 @@ import { ApiError } from '../../errors.js';
 import { connectSource, disconnectSource } from '../../services/sync/index.js';
 import { SMTP_SETUP_HINT, smtpSettingsFrom } from '../../services/reports/index.js';
 import { reviewQueueStatus } from '../../services/review/index.js';
+import { listWorkerKeys } from '../../services/workers/index.js';
 import { openingTree } from '../../services/stats/index.js';
 import { peersView } from '../../services/peers/index.js';
 import { PeersInput, PeersView } from '../../../schemas/peers.js';
@@ -263,6 +265,19 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     output: ReviewQueueStatus,
     errors: [401, 403],
     handler: (ctx) => reviewQueueStatus(ctx.deps, signedIn(ctx).id),
+  }),
+  defineSettingsRoute({
+    operationId: 'settings_worker_keys',
+    summary: 'Review workers',
+    description:
+      'The account’s review workers (machines running a fishnet client with a worker key: `chess-footprint worker-key create --name NAME`): last contact, reviews stored, positions per second, reviews in hand. Never the keys.',
+    method: 'GET',
+    path: '/api/v1/settings/workers',
+    access: 'signed-in',
+    input: Empty,
+    output: WorkerKeyList,
+    errors: [401, 403],
+    handler: (ctx) => ({ workers: listWorkerKeys(ctx.deps.store, signedIn(ctx).id, Date.now(), { revoked: true }) }),
   }),
   defineSettingsRoute({
     operationId: 'settings_opening_tree',

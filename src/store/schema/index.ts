@@ -11,3 +11,4 @@ export * from './ownerStamps.js';
 export * from './sessions.js';
 export * from './prep.js';
 export * from './peers.js';
+export * from './workers.js';
