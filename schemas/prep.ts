@@ -32,7 +32,7 @@ export const ScoutProvider = z
  */
 export const ScoutUsername = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,29}$/, { message: 'username: 2 to 30 letters, digits, _ or -, starting with a letter or digit' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,29}$/, { message: '2 to 30 letters, digits, _ or -, starting with a letter or digit' })
   .describe('The player’s username on that site (case-insensitive)');
 
 export const PlayerInput = z.object({ provider: ScoutProvider, username: ScoutUsername }).strict();

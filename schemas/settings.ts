@@ -197,6 +197,7 @@ export const ClaudeConfig = z
     stdio: z.unknown().describe('claude_desktop_config.json for the stdio transport, exactly what `chess-footprint claude-config` prints (token placeholder)'),
     http: z.unknown().describe('for MCP clients that speak streamable HTTP: this server\'s MCP URL and the bearer header (token placeholder)'),
     tokenPlaceholder: z.string().describe('The text to replace with a token created above'),
+    claudeCode: z.string().describe('The `claude mcp add` command that adds the same stdio entry to Claude Code (the token as a placeholder)'),
     writeCommand: z.string().describe('The command that writes the stdio entry into Claude Desktop\'s file, as this installation runs it (`node /abs/bin/chess-footprint.js …` in a clone, `chess-footprint …` when installed)'),
   })
   .describe('Ready-to-paste Claude Desktop configuration');
@@ -210,6 +211,7 @@ export const EmailStatus = z
     from: z.string().nullable(),
     authenticated: z.boolean().describe('Whether a user name is set (the password is never shown)'),
     recipient: z.string().describe('Where the weekly report goes: the account’s email'),
+    setup: z.string().nullable().describe('When not configured: what to set to turn it on (the same words serve logs); null when configured'),
   })
   .describe('Weekly report email settings (read from the environment)');
 

@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ENGINE_BUILD, ENGINE_BUILDS } from './engine/builds.js';
 import { DEFAULT_DEEP_NODES } from './engine/pool.js';
-import { DEFAULT_BUCKETS, FAMILIES, type Family } from './limits/buckets.js';
 
 /**
  * Every setting is one entry of ConfigSchema. A setting read from the environment carries its variable
@@ -18,6 +17,47 @@ const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 // Rate-limit rules: a window of at most a day, at most a million calls in it.
 const BucketRule = z.object({ limit: int(1, 1_000_000), windowSeconds: int(1, 86_400) });
+export type BucketRule = z.infer<typeof BucketRule>;
+
+/**
+ * Rate-limit families (spec section 8). Every tool names one; the defaults are the spec's values.
+ * `personal` is also spent by every personal call on top of its own family.
+ */
+export const FAMILIES = [
+  'personal',
+  'analysis',
+  'attach',
+  'review',
+  'studyUpload',
+  'weakness',
+  'coachingWrite',
+  'tournament',
+  'calculator',
+  'library',
+  'scout',
+] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** The limiter's rules: every family's bucket, or 'off'. Read from the environment (CFP_RATE_LIMITS); src/limits applies them. */
+export type RateLimits = 'off' | Record<Family, BucketRule>;
+
+export const DEFAULT_BUCKETS: Record<Family, BucketRule> = {
+  personal: { limit: 120, windowSeconds: 60 },
+  analysis: { limit: 30, windowSeconds: 60 },
+  attach: { limit: 20, windowSeconds: 3600 },
+  // Spent by the review service only when a review is newly queued: an already-reviewed game is free.
+  review: { limit: 20, windowSeconds: 3600 },
+  // Spent by the study service only when an upload changes something: a refused or exact-duplicate upload is free.
+  studyUpload: { limit: 20, windowSeconds: 3600 },
+  weakness: { limit: 10, windowSeconds: 60 },
+  coachingWrite: { limit: 60, windowSeconds: 3600 },
+  tournament: { limit: 60, windowSeconds: 60 },
+  calculator: { limit: 60, windowSeconds: 60 },
+  library: { limit: 60, windowSeconds: 60 },
+  // Issue 29: each scout of a public player fetches from lichess or chess.com on the owner's behalf;
+  // spent by the prep service only when a fetch starts (reading what is stored is free).
+  scout: { limit: 10, windowSeconds: 3600 },
+};
 
 /** The largest delay a Node timer takes (2^31−1 ms, about 24.8 days); longer waits are scheduled in steps. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -44,7 +84,7 @@ export const ConfigSchema = z.object({
   }),
   engine: z.object({
     path: fromEnv(z.string().nullable().default(null), 'CFP_STOCKFISH', 'Native UCI binary; null runs the bundled WASM Stockfish build'),
-    // The default was chosen by `npm run bench engine` (README, engine section); a native binary wins over it.
+    // The default was chosen by `npm run bench engine` (docs/engine.md); a native binary wins over it.
     build: fromEnv(
       z.enum(ENGINE_BUILDS).default(DEFAULT_ENGINE_BUILD),
       'CFP_ENGINE_BUILD',
@@ -56,10 +96,10 @@ export const ConfigSchema = z.object({
     // One engine process per core by default: whole games each when several wait, one game split when alone.
     // 0: no local engine; reviews wait for review workers (issue 36, `serve --engines 0`).
     workers: fromEnv(int(0, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
-    // Chosen with the default build by `npm run bench engine` (README, Engine review).
+    // Chosen with the default build by `npm run bench engine` (docs/engine.md).
     nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(30_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
-    // The deeper look (issue 25 item 2): chosen with nodesPerPosition by `npm run bench -- fidelity` (README).
+    // The deeper look (issue 25 item 2): chosen with nodesPerPosition by `npm run bench -- fidelity` (docs/engine.md).
     deepNodes: fromEnv(
       int(0, 1_000_000_000).default(DEFAULT_DEEP_NODES),
       'CFP_ENGINE_DEEP_NODES',

@@ -98,8 +98,12 @@ describe('layering', () => {
     // One facade does not lean on the other: what both need of HTTP is src/facade/http.ts.
     expect(reaches('src/mcp', ['src/http'])).toEqual([]);
     expect(reaches('src/facade', ['src/http', 'src/mcp'])).toEqual([]);
-    // The bucket table is limits'; config reads the environment into it.
-    expect(reaches('src/limits', ['src/config.ts'])).toEqual([]);
+    // Configuration is below what it configures: the rate-limit families and their default buckets are
+    // settings (src/config.ts), which src/limits applies; config imports nothing of limits.
+    expect(reaches('src/config.ts', ['src/limits'])).toEqual([]);
+    // What describes the registry to every surface (the MCP listing, the server instructions, the lean
+    // output schemas) lives beside it in tools/: the server cards read it there, not from src/mcp.
+    expect(reaches('src/http/discovery.ts', ['src/mcp'])).toEqual([]);
     // The store and the sources are below the domain (a source record's type names the games table's columns).
     expect(reaches('src/store', ['src/services', 'src/sources', 'tools'])).toEqual([]);
     expect(reaches('src/sources', ['src/services', 'tools'])).toEqual([]);

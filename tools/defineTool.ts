@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Ctx, PersonalCtx } from '../src/context.js';
 import type { Reply } from '../src/errors.js';
-import type { Family } from '../src/limits/buckets.js';
+import type { Family } from '../src/config.js';
 import { renderings, type DocumentedStatus, type ToolText } from './outcomes.js';
 
 export type Access = 'personal' | 'public';

@@ -77,7 +77,7 @@ export function renderings(text: string | ToolText): ToolText {
 
 /**
  * The two analysis tools share the move-classification and phase rules. Over MCP they are stated
- * once, in the server instructions (src/mcp/instructions.ts), and the tools point there; the
+ * once, in the server instructions (tools/instructions.ts), and the tools point there; the
  * OpenAPI has no instructions, so its operations carry the rules themselves.
  */
 export const RULES_IN_INSTRUCTIONS =

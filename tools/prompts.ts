@@ -120,7 +120,7 @@ function scoutSteps(provider: 'siteA' | 'siteB', username: string, mine: 'white'
   const player = `chess-footprint://players/${provider}/${username}`;
   const theirs = mine === undefined ? undefined : mine === 'white' ? 'black' : 'white';
   return [
-    `Read the resource ${player} (their ${SITE[provider]} games). While scout.state is queued or fetching, tell me the progress and read it again after a few seconds until it is ok; if it is error, tell me its message and stop there.`,
+    `Read the resource ${player} (their ${SITE[provider]} games): if I never scouted them, that read starts the scout itself (no tool needed, and reading again while it runs starts nothing new). While scout.state is queued or fetching, tell me the progress and read it again after a few seconds until it is ok; if it is error, tell me its message and stop there.`,
     'Summarise them from that answer: results by colour and by time class, recent form and rating trend, saying how many games each figure rests on.',
     `${theirs ? `They will have ${theirs}: read` : 'For each colour they may have, read'} ${player}/openings/${theirs ?? '{colour}'} and follow their most played moves a few moves deep (moves= the lineMoves of each step), naming each move's share and score; then name their worstLines of that colour.`,
     `Read meetingPoints.${theirs ?? '{colour}'} for the positions both their games and mine reach and how each of us scores there, and read chess-footprint://openings/${mine ?? '{colour}'}?moves= with the lineMoves of the most important one to see what I play from there.`,
@@ -143,7 +143,7 @@ export const prepareForOpponent = definePrompt({
       `Help me prepare for a game against ${username} on ${SITE[provider]}${colour ? `, in which I have ${colour}` : ''}.`,
       steps([
         ...scoutSteps(provider, username, colour),
-        `If I have declared a repertoire for ${colour ?? 'my colour'}, read chess-footprint://repertoire/${colour ?? '{colour}'}/deviations and check whether it has an answer to what they play (opponentsUnanswered, and the lines I leave it myself).`,
+        `If I have declared a repertoire for ${colour ?? 'my colour'}, read chess-footprint://repertoire/${colour ?? '{colour}'}/deviations and check whether it has an answer to what they play (opponentsUnanswered, and the lines I leave it myself). If it is not found, I have not declared one: only I can, on the dashboard's Prep page (the message gives its address); suggest it, and carry on without.`,
         'Call list_games with lineMoves set to the line you recommend to find my own games in it, and get_game for the most instructive one.',
         'Propose a plan: the line to aim for and the one to avoid, each with the figures behind it.',
       ]),

@@ -1,6 +1,7 @@
 import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { tools } from './index.js';
 import type { Colour } from '../src/chess/types.js';
+import { DEFAULT_BUCKETS } from '../src/config.js';
 import type { Ctx, PersonalCtx } from '../src/context.js';
 import { ApiError, describeIssues } from '../src/errors.js';
 import { inputJsonSchema, outputJsonSchema } from './jsonSchema.js';
@@ -171,7 +172,8 @@ export const playerResource = defineResource({
     title: 'A public player I prepare against',
     description:
       "A lichess (siteB) or chess.com (siteA) player's recent public games, scouted for the owner: results by colour and time class, recent form, rating trend, the lines where they score worst, and meetingPoints (positions both their games and the owner's own games reach, how each scores there). " +
-      'The first read starts fetching their games (the newest 500 of the last 12 months; scout.state queued or fetching, with progress): read again until it is ok. A read after 12 hours fetches only what is new. JSON.',
+      `Reading a player the owner never scouted starts the scout (no tool is needed; it counts against the owner's scout limit, ${DEFAULT_BUCKETS.scout.limit} per ${DEFAULT_BUCKETS.scout.windowSeconds / 3600} h by default, and reading again while it runs starts nothing new): ` +
+      'the newest 500 games of the last 12 months, scout.state queued or fetching with progress. Read again every few seconds until it is ok; then their opening tree is at …/openings/{colour}. A read after 12 hours fetches only what is new. JSON.',
     mimeType: 'application/json',
   },
   access: 'personal',
@@ -212,7 +214,7 @@ export const repertoireResource = defineResource({
     name: 'repertoire',
     title: 'My declared repertoire',
     description:
-      "The owner's declared repertoire of one colour (white or black): the PGN it was declared with (variations kept) and how many positions and lines it holds. Declared on the dashboard's Prep page or PUT /api/v1/prep/repertoire/{colour}. Not found before one is declared. JSON.",
+      "The owner's declared repertoire of one colour (white or black): the PGN it was declared with (variations kept) and how many positions and lines it holds. The player declares it on the dashboard's Prep page (no tool does): before then the read is not found, and its message gives the page's address to pass on. JSON.",
     mimeType: 'application/json',
   },
   access: 'personal',
@@ -230,7 +232,7 @@ export const deviationsResource = defineResource({
     title: 'Where my games leave my repertoire',
     description:
       "For each of the owner's games with that colour, the first move that left the declared repertoire for good (matched by position: transpositions into it count as in it), whose move it was, the result and, for reviewed games, the owner's evaluation after it (pawns); " +
-      "then linesMostOftenLeft, ownDeviations (worst score first) and opponentsUnanswered (the opponents' moves it has no answer to). Game ids work with get_game. JSON.",
+      "then linesMostOftenLeft, ownDeviations (worst score first) and opponentsUnanswered (the opponents' moves it has no answer to). Game ids work with get_game. Not found until the player declares that repertoire on the dashboard's Prep page. JSON.",
     mimeType: 'application/json',
   },
   access: 'personal',
@@ -243,7 +245,7 @@ export const deviationsResource = defineResource({
 
 /**
  * The full field documentation of one tool: tools/list carries a terse description per field
- * (src/mcp/leanSchema.ts, issue 15), and this is where the long text (frames, units, edge cases)
+ * (tools/leanSchema.ts, issue 15), and this is where the long text (frames, units, edge cases)
  * stays for MCP clients that never see /openapi.json (stdio). The same JSON Schemas OpenAPI embeds.
  */
 export const toolSchemaResource = defineResource({

@@ -27,7 +27,7 @@ import { winningChancesUnclamped } from './winChances.js';
  */
 export type { DeeperMargins };
 
-/** Chosen by `npm run bench -- fidelity` on the shared lichess-analysed games (README, Engine review). */
+/** Chosen by `npm run bench -- fidelity` on the shared lichess-analysed games (docs/engine.md). */
 export const DEEPER_MARGINS: DeeperMargins = { judgment: 0.015, great: 2, mateCp: 0, moments: false };
 
 const BLUNDER_DROP = WINNING_CHANCE_JUDGMENTS.find(([, j]) => j === 'Blunder')![0];

@@ -106,7 +106,7 @@ export function moveLoss(before: Evaluation, after: Evaluation, playedIsBest: bo
 /** The explanatory notes every analysis and moments response carries (spec rules 1-3). */
 export const CONVENTION_NOTES = {
   evalFrame:
-    'evalBefore/evalAfter are the engine\'s evaluations in the side-to-move frame, its centipawns restated on lichess\'s scale (× the measured factor of its network, 0.84 for the bundled full build; README, Engine review): after a move the side to move is the opponent, so evalAfter is from the opponent\'s point of view and evalBefore − evalAfter is not the loss. evalBeforeMover/evalAfterMover restate both from the mover\'s point of view. Mate scores have type "mate", mateIn N (positive: the side in the frame mates in N; negative: it is mated in |N|; 0: the game ended in checkmate, value says who won) and value ±(100000 − |N|) centipawns.',
+    'evalBefore/evalAfter are the engine\'s evaluations in the side-to-move frame, its centipawns restated on lichess\'s scale (× the measured factor of its network, 0.84 for the bundled full build; docs/engine.md): after a move the side to move is the opponent, so evalAfter is from the opponent\'s point of view and evalBefore − evalAfter is not the loss. evalBeforeMover/evalAfterMover restate both from the mover\'s point of view. Mate scores have type "mate", mateIn N (positive: the side in the frame mates in N; negative: it is mated in |N|; 0: the game ended in checkmate, value says who won) and value ±(100000 − |N|) centipawns.',
   capCentipawns:
     'centipawnLoss and swings are computed on evaluations clamped to ±500 centipawns; when the clamp applies capApplied is true and the published loss is smaller than the mover-frame difference.',
   lossReconciles:

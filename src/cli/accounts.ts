@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { issueToken, listTokens, revokeToken } from '../auth/tokens.js';
 import { createUser, ownerOrNamed } from '../services/accounts/index.js';
-import { publicBaseUrl } from '../services/reports/index.js';
+import { publicBaseUrl } from '../services/common/index.js';
 import { cliCommand, claudeDesktopLines } from './banner.js';
 import { signInLink } from './signInLink.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';

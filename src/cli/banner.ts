@@ -1,4 +1,4 @@
-import { claudeConfigJson, cliCommand, mcpServerEntry } from './claudeConfig.js';
+import { claudeCodeCommand, claudeConfigJson, cliCommand, mcpServerEntry } from './claudeConfig.js';
 
 export { cliCommand };
 
@@ -17,6 +17,7 @@ export function claudeDesktopLines(token: string | null, dataDir: string): strin
     `Claude Desktop: \`${cliCommand()} claude-config --write --data-dir ${dataDir}\` adds this store to claude_desktop_config.json,`,
     'or paste this into it (mcpServers):',
     claudeConfigJson(mcpServerEntry({ dataDir, token })),
+    `Claude Code: ${claudeCodeCommand(mcpServerEntry({ dataDir, token }))}`,
   ];
 }
 

@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import { replaceNamedToken, verifyToken } from '../auth/tokens.js';
-import { claudeConfigJson, claudeDesktopConfigPath, mcpServerEntry, mergeIntoClaudeConfig } from './claudeConfig.js';
+import { CLAUDE_TOKEN_NAME, claudeCodeCommand, claudeConfigJson, claudeDesktopConfigPath, mcpServerEntry, mergeIntoClaudeConfig } from './claudeConfig.js';
 import { CliError, EXIT } from './errors.js';
 import { requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
-
-/** The name of the token `claude-config` issues; issuing again revokes the previous one. */
-export const CLAUDE_TOKEN_NAME = 'claude-desktop';
 
 interface ClaudeConfigOptions extends StoreOptions {
   token?: string;
@@ -18,7 +15,7 @@ export function registerClaudeConfigCommand(program: Command): void {
     program
       .command('claude-config')
       .description(
-        'print the Claude Desktop configuration that starts this installation over stdio (absolute node, script and data folder; the token in env); with --write, merge it into claude_desktop_config.json',
+        'print the Claude Desktop configuration that starts this installation over stdio (absolute node, script and data folder; the token in env), and on stderr the `claude mcp add` command that adds the same to Claude Code; with --write, merge it into claude_desktop_config.json',
       )
       .option('--write', "merge into Claude Desktop's claude_desktop_config.json (other servers kept, the old file backed up)")
       .option('--token <token>', 'use this token (default $CFP_TOKEN; else a new token named claude-desktop replaces the previous one)')
@@ -39,6 +36,8 @@ export function registerClaudeConfigCommand(program: Command): void {
         console.error(`issued a token named ${CLAUDE_TOKEN_NAME} for ${user.email}${issued.revoked ? ` (the previous ${CLAUDE_TOKEN_NAME} token is revoked)` : ''}`);
       }
       const entry = mcpServerEntry({ dataDir: deps.config.dataDir, token });
+      // stdout stays the JSON alone (it is pasted or piped into a file); the Claude Code command is a note beside it.
+      console.error(`Claude Code: ${claudeCodeCommand(entry)}`);
       if (!opts.write) {
         console.log(claudeConfigJson(entry));
         return;

@@ -1,7 +1,7 @@
 import { ConfigError } from '../config.js';
 
 /**
- * Exit codes of the CLI (README "Exit codes"). Anything not listed is 1.
+ * Exit codes of the CLI (docs/cli.md, "Exit codes"). Anything not listed is 1.
  * Messages name the thing to fix, never a raw Node error code alone.
  */
 export const EXIT = {

@@ -17,7 +17,7 @@ export function buildProgram(): Command {
     .description(packageJson.description)
     .version(packageJson.version)
     .showHelpAfterError()
-    // Commander exits 1 on its own usage errors; ours is 2 (README "Exit codes"). Set before the
+    // Commander exits 1 on its own usage errors; ours is 2 (docs/cli.md, "Exit codes"). Set before the
     // subcommands are added so each inherits it; main() maps the thrown error to the code.
     .exitOverride();
   registerServeCommand(program);

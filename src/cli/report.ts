@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { generateReport, isFriday, lastClosedWeekEnd, payloadOf, publicBaseUrl } from '../services/reports/index.js';
+import { publicBaseUrl } from '../services/common/index.js';
+import { generateReport, isFriday, lastClosedWeekEnd, payloadOf } from '../services/reports/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
 /** `report generate [--week-ending YYYY-MM-DD]`: freezes a weekly report now (or shows the frozen one). */

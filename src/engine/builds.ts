@@ -7,12 +7,12 @@ import { ENGINE_BUILDS, type EngineBuild, type EngineIdentity, type EngineKind }
  * The npm `stockfish` package (v19) ships two single-threaded WASM builds that run under node without
  * SharedArrayBuffer: `full` (the standard big network, ~99 MB .wasm) and `lite` (a small network,
  * ~1.8 MB). A native UCI binary (`--engine PATH` or CFP_STOCKFISH) always wins over either.
- * The default is chosen by measurement: `npm run bench engine`, decision and figures in the README
- * (engine section).
+ * The default is chosen by measurement: `npm run bench engine`, decision and figures in docs/engine.md
+ * ("Choosing the bundled build").
  */
 export { ENGINE_BUILDS, type EngineBuild, type EngineKind };
 
-/** See the README's engine section for the measurement behind it. */
+/** See docs/engine.md, "Choosing the bundled build", for the measurement behind it. */
 export const DEFAULT_ENGINE_BUILD: EngineBuild = 'full';
 
 const BUILD_SCRIPTS: Record<EngineBuild, string> = {

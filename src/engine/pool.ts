@@ -17,7 +17,7 @@ export interface PoolOptions extends EngineSpec {
   searchTimeoutMs?: number;
 }
 
-/** The deeper look's default budget, chosen with the first pass's by `npm run bench -- fidelity` (README). */
+/** The deeper look's default budget, chosen with the first pass's by `npm run bench -- fidelity` (docs/engine.md). */
 export const DEFAULT_DEEP_NODES = 100_000;
 
 /** The deeper look at `nodes` nodes with the default margins; none at 0 (first pass only). */

@@ -3,9 +3,9 @@ import type { AnyTool } from '../../tools/defineTool.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { prompts } from '../../tools/prompts.js';
 import { resourceDefinitions } from '../../tools/resources.js';
-import { SERVER_INSTRUCTIONS } from '../mcp/instructions.js';
-import { mcpToolListing, promptListing, SERVER_CAPABILITIES } from '../mcp/listing.js';
-import { oneLine } from '../facade/sentences.js';
+import { SERVER_INSTRUCTIONS } from '../../tools/instructions.js';
+import { mcpToolListing, promptListing, SERVER_CAPABILITIES } from '../../tools/listing.js';
+import { oneLine } from '../../tools/sentences.js';
 import { packageJson } from '../paths.js';
 import { API_DESCRIPTION_VERSION } from './openapi.js';
 

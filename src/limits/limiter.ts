@@ -2,7 +2,7 @@ import { ApiError, Messages, rateLimited } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { Statement } from 'better-sqlite3';
 import type { Store } from '../store/db.js';
-import type { Family, RateLimits } from './buckets.js';
+import type { Family, RateLimits } from '../config.js';
 
 /** How long a limiter call waits for a store lock held by another connection before answering 503. */
 export const LIMITER_BUSY_MS = 50;

@@ -4,8 +4,8 @@ import type { AnyTool } from '../../tools/defineTool.js';
 import type { AppDeps, Caller } from '../context.js';
 import { invokeTool } from '../facade/invoke.js';
 import { packageJson } from '../paths.js';
-import { SERVER_INSTRUCTIONS } from './instructions.js';
-import { mcpToolListing, SERVER_CAPABILITIES } from './listing.js';
+import { SERVER_INSTRUCTIONS } from '../../tools/instructions.js';
+import { mcpToolListing, SERVER_CAPABILITIES } from '../../tools/listing.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { claudeConfigJson, claudeDesktopConfigPath, mcpServerEntry } from '../../src/cli/claudeConfig.js';
+import { CLAUDE_TOKEN_NAME, claudeCodeCommand, claudeConfigJson, claudeDesktopConfigPath, mcpServerEntry, tokenPlaceholder } from '../../src/cli/claudeConfig.js';
 import { REPO_ROOT } from '../helpers/fixtures.js';
 
 describe('the Claude Desktop configuration', () => {
@@ -17,6 +17,19 @@ describe('the Claude Desktop configuration', () => {
     expect(e.command).toBe(process.execPath);
     expect(e.args).toEqual([join(REPO_ROOT, 'bin', 'chess-footprint.js'), 'mcp', '--data-dir', join(process.cwd(), 'rel', 'data')]);
     expect(e.env).toEqual({ CFP_TOKEN: 'cfp_x' });
+  });
+
+  test('the Claude Code command adds the same entry: name, then the command after --, the token in --env', () => {
+    const entry = { command: '/usr/bin/node', args: ['/opt/my chess/bin/chess-footprint.js', 'mcp', '--data-dir', '/home/ann/.chess-footprint'], env: { CFP_TOKEN: 'cfp_abc' } };
+    // Written by hand from `claude mcp add [options] <name> <commandOrUrl> [args...]`; the path with a space quoted for the shell.
+    expect(claudeCodeCommand(entry)).toBe(
+      "claude mcp add --transport stdio --scope user --env CFP_TOKEN=cfp_abc chess-footprint -- /usr/bin/node '/opt/my chess/bin/chess-footprint.js' mcp --data-dir /home/ann/.chess-footprint",
+    );
+  });
+
+  test('the placeholder names the token claude-config issues', () => {
+    expect(CLAUDE_TOKEN_NAME).toBe('claude-desktop');
+    expect(tokenPlaceholder('/d')).toMatch(/ token create --name claude-desktop --data-dir \/d`>$/);
   });
 
   test("the README's entry is what claude-config prints, with this machine's paths in place of the example's", () => {

@@ -54,7 +54,8 @@ describe('a first run', { timeout: 300_000 }, () => {
       // The Claude Desktop snippet of a restart has the placeholder, never a new token.
       // As this installation runs it (a clone: node and the absolute script), with this store's folder.
       const bin = join(import.meta.dirname, '..', '..', 'bin', 'chess-footprint.js');
-      expect(out).toContain(`"CFP_TOKEN": "<a token from \`node ${bin} token create --name claude --data-dir ${data}\`>"`);
+      expect(out).toContain(`"CFP_TOKEN": "<a token from \`node ${bin} token create --name claude-desktop --data-dir ${data}\`>"`);
+      expect(out).toContain(`Claude Code: claude mcp add --transport stdio --scope user --env 'CFP_TOKEN=<a token from`);
       const url = /listening on (\S+)/.exec(out)![1];
       const me = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status).toBe(200);
@@ -154,7 +155,7 @@ describe('a first run', { timeout: 300_000 }, () => {
       const client = new Client({ name: 'first-run', version: '0.0.0' });
       await client.connect(transport);
       try {
-        // README: every tool is listed still; each personal one then fails with a clear message.
+        // docs/api.md: every tool is listed still; each personal one then fails with a clear message.
         expect((await client.listTools()).tools).toHaveLength(29);
         const res = await client.callTool({ name: 'get_profile', arguments: {} });
         expect(res.isError).toBe(true);

@@ -101,6 +101,11 @@ describe('preparation over REST, MCP resources and the dashboard session', () =>
       expect(res.body.error).toMatch(/username/);
     }
     expect((await rest(server.url, '/api/v1/prep/scouts', json(alice.token, { provider: 'fics', username: 'abc' }))).status).toBe(400);
+    // Each field named once before its rule (issue 38: "username: username: …").
+    const both = await rest(server.url, '/api/v1/prep/scouts', json(alice.token, { provider: 'fed', username: 'x' }));
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatch(/(^|; )username: 2 to 30 letters, digits, _ or -, starting with a letter or digit$/);
+    expect(both.body.error).not.toMatch(/username: username/);
     expect((await rest(server.url, '/api/v1/prep/scouts', json(alice.token, { provider: 'lichess', username: 'abc', url: 'http://x' }))).status).toBe(400);
     expect((await rest(server.url, '/api/v1/prep/players/siteB/rivalx/openings/white?moves=e4&x=1', { token: alice.token })).status).toBe(400);
     await expect(aliceMcp.readResource({ uri: 'chess-footprint://players/siteB/http%3A%2F%2Fevil' })).rejects.toThrow(/username/);
@@ -135,7 +140,7 @@ describe('preparation over REST, MCP resources and the dashboard session', () =>
     const viaMcp = await aliceMcp.readResource({ uri: 'chess-footprint://repertoire/white/deviations' });
     expect(JSON.parse((viaMcp.contents[0] as { text: string }).text)).toEqual(dev.body);
     expect((await rest(server.url, '/api/v1/prep/repertoire/white', { token: bob.token })).status).toBe(404);
-    await expect(bobMcp.readResource({ uri: 'chess-footprint://repertoire/white' })).rejects.toThrow(/no white repertoire declared/);
+    await expect(bobMcp.readResource({ uri: 'chess-footprint://repertoire/white' })).rejects.toThrow(`no white repertoire declared; ask the player to declare one on the dashboard's Prep page, ${server.url}/prep (`);
     expect((await rest(server.url, '/api/v1/prep/repertoire/purple', { token: alice.token })).status).toBe(400);
   });
 });

@@ -5,6 +5,7 @@ import { issueSignInCode, SIGN_IN_CODE_TTL_MS } from '../../src/auth/sessions.js
 import { CONTENT_SECURITY_POLICY } from '../../src/http/dashboard.js';
 import type { Listening } from '../../src/http/listen.js';
 import { importPgnLines } from '../../src/services/games/imports.js';
+import { SMTP_SETUP_HINT } from '../../src/services/reports/index.js';
 import { tools } from '../../tools/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { rest, startServer } from '../helpers/server.js';
@@ -187,6 +188,9 @@ describe('settings API', () => {
   test('email status names the recipient and never a password; the Claude config carries a placeholder, not a token', async () => {
     const email = await rest(server.url, '/api/v1/settings/email', { token: alice.token });
     expect(email.body).toMatchObject({ configured: false, recipient: 'alice@example.test' });
+    // The hint Settings shows is the one serve logs (one wording, issue 38), naming the two settings smtpSettingsFrom requires.
+    expect(email.body.setup).toBe(SMTP_SETUP_HINT);
+    expect(SMTP_SETUP_HINT).toMatch(/^set CFP_SMTP_HOST and CFP_SMTP_FROM /);
     const claude = await rest(server.url, '/api/v1/settings/claude-config', { token: alice.token });
     expect(claude.body.mcpUrl).toBe(`${server.url}/api/mcp`);
     expect(JSON.stringify(claude.body)).not.toMatch(/cfp_[A-Za-z0-9_-]{43}/);
@@ -197,6 +201,9 @@ describe('settings API', () => {
     expect(stdio.args[0]).toMatch(/[\\/]bin[\\/]chess-footprint\.js$/);
     expect(stdio.args.slice(1, 3)).toEqual(['mcp', '--data-dir']);
     expect(isAbsolute(stdio.args[3])).toBe(true);
+    // The token to create is the one claude-config issues (issue 38: the page said --name claude).
+    expect(claude.body.tokenPlaceholder).toContain('token create --name claude-desktop --data-dir');
+    expect(claude.body.claudeCode).toMatch(/^claude mcp add --transport stdio --scope user --env 'CFP_TOKEN=<a token from .*>' chess-footprint -- /);
   });
 });
 

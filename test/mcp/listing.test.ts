@@ -6,8 +6,8 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../tools/jsonSchema.js';
 import type { Listening } from '../../src/http/listen.js';
 import { mcpCatalog, registryServerJson, serverCardV2, SHORT_DESCRIPTION } from '../../src/http/mcpDiscovery.js';
-import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
-import { TERSE_FIELD_DESCRIPTION } from '../../src/mcp/leanSchema.js';
+import { SERVER_INSTRUCTIONS } from '../../tools/instructions.js';
+import { TERSE_FIELD_DESCRIPTION } from '../../tools/leanSchema.js';
 import { CLASSIFICATION_RULES } from '../../src/chess/classification.js';
 import { packageJson, packageRoot } from '../../src/paths.js';
 import { HTTP_STATUS_PATTERN } from '../../tools/outcomes.js';
@@ -51,7 +51,7 @@ describe('the lean tool listing', () => {
     const listed = await client.listTools();
     expect(listed.tools).toHaveLength(29);
     const bytes = Buffer.byteLength(JSON.stringify(listed));
-    // Terse output field descriptions and no output `required` (src/mcp/leanSchema.ts) bring the listing
+    // Terse output field descriptions and no output `required` (tools/leanSchema.ts) bring the listing
     // to 136,222 bytes, 74% of the baseline; a regression guard at 75%. Half (92,437) is out of reach
     // while every field stays described: see the next test.
     expect(bytes).toBeLessThan(BEFORE_BYTES * 0.75);

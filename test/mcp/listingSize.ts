@@ -1,6 +1,6 @@
 // `npx tsx test/mcp/listingSize.ts`: bytes of the MCP tools/list result (compact JSON) and its parts,
 // the figures issue 15 was measured with (before: 184,874 total, 147,197 output schemas).
-import { mcpToolListing } from '../../src/mcp/listing.js';
+import { mcpToolListing } from '../../tools/listing.js';
 import { tools } from '../../tools/index.js';
 
 const listing = tools.map(mcpToolListing);

@@ -188,6 +188,8 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     const before = (await owner.readResource({ uri: 'chess-footprint://reports/latest' }).catch((e: Error) => e)) as Error & { code: number };
     expect(before.code).toBe(-32002);
     expect(before.message).toContain('no weekly report has been generated yet');
+    // The SDK's client prefixes "MCP error <code>: " once; the server sends the message without it (issue 38).
+    expect(before.message).toMatch(/^MCP error -32002: no weekly report has been generated yet/);
 
     const me = app.deps.store.sqlite.prepare("SELECT id FROM users WHERE display_name = 'Owner'").get() as { id: string };
     generateReport(app.deps.store, app.deps.clock, me.id, '2026-11-13');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { liveServe, markServing } from '../../src/store/liveServe.js';
-import { linkBase } from '../../src/services/reports/index.js';
+import { linkBase } from '../../src/services/common/index.js';
 import { loadConfig } from '../../src/config.js';
 
 let dir: string;

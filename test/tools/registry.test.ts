@@ -66,6 +66,13 @@ describe('the tool registry', () => {
     expect(t.description.length).toBeGreaterThan(40);
   });
 
+  test("request_game_review states the engine budgets a review gets by default (30,000 nodes, MultiPV 2, a deeper look at 100,000)", () => {
+    // The figures of docs/engine.md's fidelity measurement (CFP_ENGINE_NODES, CFP_ENGINE_MULTIPV, CFP_ENGINE_DEEP_NODES defaults).
+    const text = tools.find((t) => t.name === 'request_game_review')!.description;
+    expect(text).toContain('Fixed node budgets (default 30,000 nodes a position, MultiPV 2; a deeper look at 100,000 where that cannot settle)');
+    expect(text).not.toMatch(/100,000 nodes by default/);
+  });
+
   test('public tools are GETs; personal paths live under /api/v1/me', () => {
     for (const t of tools) {
       if (t.access === 'public') expect(t.rest.method).toBe('GET');

@@ -57,6 +57,17 @@ async function newPage(context?: Awaited<ReturnType<Browser['createBrowserContex
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT, `${name}.png`) as `${string}.png`, fullPage: true });
 
+// `npm run screenshots` (CFP_SCREENSHOTS=1) also writes the pictures the README and docs/ show, from this
+// same walk on the seeded demo, at the desktop viewport; they are committed, so an ordinary run leaves them be.
+const DOC_IMG = join(import.meta.dirname, '..', '..', 'docs', 'img');
+const docShot = async (page: Page, name: string) => {
+  if (process.env.CFP_SCREENSHOTS !== '1') return;
+  mkdirSync(DOC_IMG, { recursive: true });
+  // The top of the page, as a visitor first sees it (a test may have scrolled to what it clicked).
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(DOC_IMG, `${name}.png`) as `${string}.png` });
+};
+
 describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
   let page: Page;
 
@@ -127,6 +138,7 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(xs.length).toBeGreaterThanOrEqual(3);
     expect(xs.every((x) => /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\d{4})$/.test(x))).toBe(true);
     await shot(page, 'overview');
+    await docShot(page, 'overview');
     const all = (await rest(server.url, '/api/v1/me/ratings?range=all', { token })).body.lines.filter((l: { points: unknown[] }) => l.points.length > 0);
     await page.select('[data-testid="rating-range"]', 'all');
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="rating-chart"] path.series').length === n && document.querySelector('[data-testid="rating-chart"]')?.getAttribute('aria-label') === 'ratings, all', {}, all.length);
@@ -138,6 +150,7 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     await page.waitForSelector('[data-testid="games-row"]');
     expect(await page.$$eval('[data-testid="games-row"]', (r) => r.length)).toBe(50);
     await shot(page, 'games');
+    await docShot(page, 'games');
     const losses = (await rest(server.url, '/api/v1/me/games?result=loss', { token })).body.total as number;
     await page.select('[data-testid="filter-result"]', 'loss');
     await page.click('[data-testid="filter-apply"]');
@@ -202,6 +215,7 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     await page.keyboard.press('Home');
     for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
     await shot(page, 'game');
+    await docShot(page, 'game');
   });
 
   test('settings: a token created in the page works against the REST API until it is revoked', async () => {

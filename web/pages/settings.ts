@@ -181,6 +181,8 @@ export async function settingsPage(main: HTMLElement): Promise<void> {
       h('p', {}, 'Add this to claude_desktop_config.json (or run ', h('code', {}, claude.writeCommand), '), replacing ', h('code', {}, claude.tokenPlaceholder), ' with a token created above.'),
       h('h3', {}, 'Claude Desktop (stdio)'),
       pre(JSON.stringify(claude.stdio, null, 2)),
+      h('h3', {}, 'Claude Code'),
+      pre(claude.claudeCode),
       h('h3', {}, `MCP clients that speak streamable HTTP: ${claude.mcpUrl}`),
       pre(JSON.stringify(claude.http, null, 2)),
     ),
@@ -190,7 +192,7 @@ export async function settingsPage(main: HTMLElement): Promise<void> {
       h('h2', {}, 'Weekly report email'),
       email.configured
         ? h('p', {}, `Sent to ${email.recipient} through ${email.host}:${email.port} (${email.tls}) from ${email.from}${email.authenticated ? ', with a login' : ''}.`)
-        : h('p', {}, `Not configured: set CFP_SMTP_HOST and CFP_SMTP_FROM (and CFP_SMTP_USER / CFP_SMTP_PASS if the server needs a login) to email the weekly report to ${email.recipient}.`),
+        : h('p', {}, `Not configured: ${email.setup} to email the weekly report to ${email.recipient}.`),
     ),
     sessions,
   );

@@ -27,7 +27,7 @@ import { issueToken, listTokens, revokeToken } from '../../auth/tokens.js';
 import { claudeDesktopConfig } from '../../services/accounts/index.js';
 import { ApiError } from '../../errors.js';
 import { connectSource, disconnectSource } from '../../services/sync/index.js';
-import { smtpSettingsFrom } from '../../services/reports/index.js';
+import { SMTP_SETUP_HINT, smtpSettingsFrom } from '../../services/reports/index.js';
 import { reviewQueueStatus } from '../../services/review/index.js';
 import { listWorkerKeys } from '../../services/workers/index.js';
 import { openingTree } from '../../services/stats/index.js';
@@ -346,6 +346,7 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
         from: smtp?.from ?? null,
         authenticated: Boolean(smtp?.user),
         recipient: signedIn(ctx).email,
+        setup: smtp ? null : SMTP_SETUP_HINT,
       };
     },
   }),

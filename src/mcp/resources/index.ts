@@ -3,10 +3,10 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { RpcError } from '../rpcError.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { callCtx, type AppDeps, type Caller, type Ctx } from '../../context.js';
 import { ApiError, asApiError } from '../../errors.js';
@@ -17,10 +17,10 @@ import { latestReportResource, resourceDefinitions } from '../../../tools/resour
 export const RESOURCE_NOT_FOUND = -32002;
 
 /** An ApiError from a service, as the JSON-RPC error a resources/read caller gets. */
-function toMcpError(err: ApiError): McpError {
-  if (err.status === 404) return new McpError(RESOURCE_NOT_FOUND, err.message);
-  if (err.status === 400) return new McpError(ErrorCode.InvalidParams, err.message);
-  return new McpError(ErrorCode.InvalidRequest, err.message);
+function toRpcError(err: ApiError): RpcError {
+  if (err.status === 404) return new RpcError(RESOURCE_NOT_FOUND, err.message);
+  if (err.status === 400) return new RpcError(ErrorCode.InvalidParams, err.message);
+  return new RpcError(ErrorCode.InvalidRequest, err.message);
 }
 
 /**
@@ -47,9 +47,9 @@ export function readResource(deps: AppDeps, caller: Caller, token: string | unde
     throw new ApiError(404, `no resource at ${uri}; call resources/templates/list for the URI templates`);
   } catch (err) {
     const known = asApiError(err);
-    if (known) throw toMcpError(known);
+    if (known) throw toRpcError(known);
     console.error('[resources/read]', err);
-    throw new McpError(ErrorCode.InternalError, 'internal error; the server log has details');
+    throw new RpcError(ErrorCode.InternalError, 'internal error; the server log has details');
   }
 }
 

@@ -1,8 +1,14 @@
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../../paths.js';
 
-/** The key of this server under `mcpServers` in Claude Desktop's configuration. */
+/** The key of this server under `mcpServers` in Claude Desktop's configuration (and its name in Claude Code). */
 export const SERVER_NAME = 'chess-footprint';
+
+/**
+ * The name of the token an agent's entry carries: the one `claude-config` issues (issuing again revokes
+ * the previous one) and the one the printed placeholder tells the player to create, so both name one token.
+ */
+export const CLAUDE_TOKEN_NAME = 'claude-desktop';
 
 /**
  * How to run this CLI again: the bare name when installed (npm links it on PATH), else node and the
@@ -16,7 +22,7 @@ export function cliCommand(): string {
 
 /** Where the token goes until there is one: the command that prints one for this store, as this installation runs it. */
 export function tokenPlaceholder(dataDir: string): string {
-  return `<a token from \`${cliCommand()} token create --name claude --data-dir ${resolve(dataDir)}\`>`;
+  return `<a token from \`${cliCommand()} token create --name ${CLAUDE_TOKEN_NAME} --data-dir ${resolve(dataDir)}\`>`;
 }
 
 export interface McpServerEntry {
@@ -38,10 +44,22 @@ export function mcpServerEntry(opts: { dataDir: string; token: string | null }):
   };
 }
 
+/** Words as a POSIX shell reads them back: a word of safe characters as is, any other in single quotes. */
+const shellWords = (words: readonly string[]) => words.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
 /** The entry as one shell command line (llms.txt): what Claude Desktop runs, with the token in the environment. */
 export function stdioCommandLine(dataDir: string): string {
   const { command, args } = mcpServerEntry({ dataDir, token: null });
-  return `CFP_TOKEN=cfp_… ${[command, ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')}`;
+  return `CFP_TOKEN=cfp_… ${shellWords([command, ...args])}`;
+}
+
+/**
+ * The same entry added to Claude Code (its `claude mcp add` command: options, the server's name, then
+ * after `--` the command and its arguments). User scope, so the player's chess data answers in every
+ * project, not only the folder the command ran in.
+ */
+export function claudeCodeCommand(entry: McpServerEntry): string {
+  return shellWords(['claude', 'mcp', 'add', '--transport', 'stdio', '--scope', 'user', '--env', `CFP_TOKEN=${entry.env.CFP_TOKEN}`, SERVER_NAME, '--', entry.command, ...entry.args]);
 }
 
 /** The snippet to paste into claude_desktop_config.json (what `claude-config` prints). */
@@ -60,6 +78,7 @@ export function claudeDesktopConfig(opts: { mcpUrl: string; dataDir: string }) {
     /** The command that writes the stdio entry for this store, as this installation runs it. */
     writeCommand: `${cliCommand()} claude-config --write --data-dir ${resolve(opts.dataDir)}`,
     stdio: { mcpServers: { [SERVER_NAME]: mcpServerEntry({ dataDir: opts.dataDir, token: null }) } },
+    claudeCode: claudeCodeCommand(mcpServerEntry({ dataDir: opts.dataDir, token: null })),
     http: { mcpServers: { [SERVER_NAME]: { type: 'http', url: opts.mcpUrl, headers: { Authorization: `Bearer ${tokenPlaceholder(opts.dataDir)}` } } } },
   };
 }

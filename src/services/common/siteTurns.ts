@@ -1,5 +1,5 @@
 /**
- * One request at a time per site, whoever asks (README, Sync: "one request at a time per source"): the
+ * One request at a time per site, whoever asks (docs/cli.md, "Syncing": "one request at a time per site"): the
  * sync and the scout of one site, and the syncs of several owners, take turns within a process instead
  * of each keeping its own queue and meeting on the site at once. Keyed by the app's store, as every
  * per-app runner is, so two apps in one process (the tests) never wait on each other.

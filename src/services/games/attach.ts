@@ -63,6 +63,12 @@ export function inconsistency(row: GameRow, parsed: ParsedGame, ownerNames: stri
       return `the PGN's ply ${at + 1} is ${san[at]}, but this game's recorded line has ${known[at]} there (${known.slice(0, Math.min(known.length, at + 3)).join(' ')})`;
     }
   }
+  // An unfinished result. Every stored game is finished (a source records only finished games), and an attached
+  // PGN is kept for good: a PGN whose result is * (unfinished, cut short, or the result left out) could be
+  // a truncated copy, so it is refused rather than attached with moves missing (issue 38).
+  if (parsed.result === '*') {
+    return `the PGN's result is * (unfinished, or its result left out), but this game is finished: a ${row.result} for ${ownerSide}; send the whole game, ending with its result (1-0, 0-1 or 1/2-1/2)`;
+  }
   return null;
 }
 

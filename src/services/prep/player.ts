@@ -12,8 +12,9 @@ import { findScout, scoutGamesOf, type ScoutGame, type ScoutProviderId, type Sco
 
 type Report = z.infer<typeof PlayerReport>;
 
+/** Names the ways to start a scout open to every caller: an agent reads the player resource (issue 38). */
 export const notScouted = (provider: string, username: string) =>
-  new ApiError(404, `no scout of ${provider} player ${username}; start one with POST /api/v1/prep/scouts (or read chess-footprint://players/${provider}/${username})`);
+  new ApiError(404, `no scout of ${provider} player ${username}; reading chess-footprint://players/${provider}/${username} starts one (as does Scout on the dashboard's Prep page)`);
 
 /** The owner's scout of the player, or 404 exactly as for a player nobody scouted. */
 export function ownScout(ctx: PersonalCtx, provider: ScoutProviderId, username: string): ScoutRow {

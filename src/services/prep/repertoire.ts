@@ -6,12 +6,20 @@ import { repertoireFromLines, repertoireFromPgn, type RepertoireBook } from '../
 import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { dashboardUrl } from '../common/index.js';
 import { pgns, repertoires, studyGames } from '../../store/schema/index.js';
 
 type Row = typeof repertoires.$inferSelect;
 
-export const noRepertoire = (colour: Colour) =>
-  new ApiError(404, `no ${colour} repertoire declared; declare one with PUT /api/v1/prep/repertoire/${colour} (a PGN with variations, lines, or a study game)`);
+/**
+ * Declaring a repertoire is the player's act, on the dashboard (no tool declares one, issue 38): the
+ * answer says where, so an agent asks the player rather than attempting a call it cannot make.
+ */
+export const noRepertoire = (ctx: PersonalCtx, colour: Colour) =>
+  new ApiError(
+    404,
+    `no ${colour} repertoire declared; ask the player to declare one on the dashboard's Prep page, ${dashboardUrl(ctx, '/prep')} (from a PGN with variations, typed-in lines or a study game)`,
+  );
 
 function view(row: Row, book: RepertoireBook): z.infer<typeof Repertoire> {
   return {
@@ -33,7 +41,7 @@ function rowOf(ctx: PersonalCtx, colour: Colour): Row | null {
 /** The owner's repertoire of `colour` with its book (the positions stored when it was declared); 404 when none. */
 export function loadRepertoire(ctx: PersonalCtx, colour: Colour): { repertoire: z.infer<typeof Repertoire>; book: RepertoireBook } {
   const row = rowOf(ctx, colour);
-  if (!row) throw noRepertoire(colour);
+  if (!row) throw noRepertoire(ctx, colour);
   const book = JSON.parse(row.positions) as RepertoireBook;
   return { repertoire: view(row, book), book };
 }

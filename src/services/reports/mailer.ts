@@ -29,6 +29,14 @@ export interface MailMessage {
   html?: string;
 }
 
+/**
+ * How to turn the weekly report's email on: the one wording `serve` logs and the dashboard's Settings
+ * page shows (issue 38: the two had listed different variables). What it names is what
+ * smtpSettingsFrom requires (host and sender) and the defaults it applies (the port by CFP_SMTP_TLS).
+ */
+export const SMTP_SETUP_HINT =
+  'set CFP_SMTP_HOST and CFP_SMTP_FROM (CFP_SMTP_PORT defaults to 587, or 465 with CFP_SMTP_TLS=implicit; add CFP_SMTP_USER and CFP_SMTP_PASS if the server needs a login)';
+
 /** Null when SMTP is not configured (no host or no sender): nothing is sent then. */
 export function smtpSettingsFrom(smtp: Config['smtp']): SmtpSettings | null {
   if (!smtp.host || !smtp.from) return null;

@@ -2,10 +2,11 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
 import { repeatEvery } from '../../timers.js';
 import { users, weeklyReports } from '../../store/schema/index.js';
-import { sendMail, smtpSettingsFrom, type MailMessage, type SmtpSettings } from './mailer.js';
+import { sendMail, SMTP_SETUP_HINT, smtpSettingsFrom, type MailMessage, type SmtpSettings } from './mailer.js';
 import { reportHtml } from './reportPage.js';
 import { reportSubject, reportText } from './reportText.js';
-import { generateReport, lastClosedWeekEnd, markEmailed, payloadOf, publicBaseUrl } from './reports.js';
+import { publicBaseUrl } from '../common/index.js';
+import { generateReport, lastClosedWeekEnd, markEmailed, payloadOf } from './reports.js';
 
 export interface ReportSchedulerOptions {
   /** Base of share URLs; default config.publicBaseUrl, else http://host:port. */
@@ -36,7 +37,7 @@ export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions
   const smtp = opts.smtp === undefined ? smtpSettingsFrom(deps.config.smtp) : opts.smtp;
   const send = opts.send ?? ((s, m) => sendMail(s, m));
   const baseUrl = opts.baseUrl ?? publicBaseUrl(deps.config);
-  if (!smtp) log('weekly reports: SMTP is not configured (set CFP_SMTP_HOST, CFP_SMTP_PORT, CFP_SMTP_FROM, optionally CFP_SMTP_USER/CFP_SMTP_PASS), so reports are generated but not emailed');
+  if (!smtp) log(`weekly reports: SMTP is not configured, so reports are generated but not emailed; to email them, ${SMTP_SETUP_HINT}`);
   let running: Promise<void> | null = null;
 
   const pass = async () => {

@@ -5,10 +5,8 @@ import { SYNCED_PROVIDERS, type SyncedProvider } from '../../../schemas/common.j
 import { sha256Hex } from '../../store/secretKey.js';
 import { reportShareFingerprint, reportShareToken } from '../../store/storedSecrets.js';
 import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { liveServe } from '../../store/liveServe.js';
 import type { Store } from '../../store/db.js';
 import { weeklyReports } from '../../store/schema/index.js';
 import { puzzleWeek } from '../stats/index.js';
@@ -16,7 +14,7 @@ import { ratingLinesFor } from '../stats/index.js';
 import { STATS_CAP } from '../stats/index.js';
 import { bestWin, counts, worstDefeat } from '../stats/index.js';
 import { loadStatGames } from '../stats/index.js';
-import { addDays, isoDate } from '../common/index.js';
+import { addDays, isoDate, linkBase } from '../common/index.js';
 
 // A report week runs Saturday 00:00 to Friday 24:00 UTC and is named by its Friday. It is due
 // (generated, frozen and emailed) as soon as it has closed: the first moment of the Saturday after.
@@ -39,23 +37,6 @@ export function lastClosedWeekEnd(now: Date): string {
 /** When the next report after the last closed week falls due. */
 export function nextDueAt(now: Date): string {
   return `${addDays(lastClosedWeekEnd(now), 8)}T00:00:00.000Z`;
-}
-
-/**
- * Base of public links: the configured public URL, else the address the server listens on (a server
- * bound to every interface, 0.0.0.0, is reached on loopback: 0.0.0.0 is not an address to open).
- */
-export function publicBaseUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): string {
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-  return (config.publicBaseUrl ?? `http://${host}:${config.port}`).replace(/\/+$/, '');
-}
-
-/**
- * Base of links in an answer: CFP_PUBLIC_URL when set, else the origin the request reached, else
- * (over stdio, which has none) the origin of a live `serve` on the same store, else host:port.
- */
-export function linkBase(ctx: Pick<PersonalCtx, 'config' | 'caller'>): string {
-  return (ctx.config.publicBaseUrl ?? ctx.caller.origin ?? liveServe(ctx.config.dataDir)?.origin ?? publicBaseUrl(ctx.config)).replace(/\/+$/, '');
 }
 
 /** The share page of a report: the unguessable path (derived from the store key), under `baseUrl`. */

@@ -299,7 +299,7 @@ export class ReviewQueue {
       // Stored engine output is reused only when this owner already holds a review of these moves
       // (a duplicate job): reviews are per owner (records.ts), so another owner's review is never a
       // shortcut, and a review of moves someone else reviewed costs the asker the same engine run, the
-      // same wait and the same answer as any fresh line (issue 30 item 3, issue 37 item 1).
+      // same wait and the same answer as any fresh line (issue 30 item 3, issue 37 item 1; docs/engine.md, "The review queue").
       const analysis =
         engineOutput(this.store, job.userId, job.movesKey) ??
         (await analyser.analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString(), {

@@ -143,6 +143,25 @@ describe('attach_pgn', () => {
     expect((res.body as { error: string }).error).toMatch(/1-0 means a loss for black/);
   });
 
+  test('400 when the PGN is unfinished (*): a truncated copy never attaches to a finished game, nothing stored', async () => {
+    app = makeTestApp();
+    const { user, token } = app.addUser();
+    const id = addGame(user.id, { colour: 'black', result: 'draw' });
+    // The Opera game cut after move 10, its result replaced by * (the text a truncated copy holds).
+    const truncated = OPERA.replace('[Result "1-0"]', '[Result "*"]').replace(/ 11\. Bxb5\+[\s\S]*$/, ' *');
+    const res = await app.call(attachTool, { id, pgn: truncated }, token);
+    expect(res.status).toBe(400);
+    expect((res.body as { error: string }).error).toBe(
+      "the PGN does not match this game: the PGN's result is * (unfinished, or its result left out), but this game is finished: a draw for black; send the whole game, ending with its result (1-0, 0-1 or 1/2-1/2)",
+    );
+    expect(app.deps.store.db.select().from(pgns).all()).toEqual([]);
+    expect(app.deps.store.db.select().from(games).where(eq(games.id, id)).get()).toMatchObject({ pgnHash: null, movesCount: 0 });
+    // No Result tag and no result token reads as * too.
+    const untagged = await app.call(attachTool, { id, pgn: '1. e4 e5 2. Nf3 Nc6' }, token);
+    expect(untagged.status).toBe(400);
+    expect((untagged.body as { error: string }).error).toMatch(/result is \*/);
+  });
+
   test('400 when the PGN does not start with the recorded opening line', async () => {
     app = makeTestApp();
     const { user, token } = app.addUser();
@@ -150,7 +169,7 @@ describe('attach_pgn', () => {
     const res = await app.call(attachTool, { id, pgn: '1. e4 e5 2. Nf3 Nc6 *' }, token);
     expect(res.status).toBe(400);
     expect((res.body as { error: string }).error).toMatch(/ply 2 is e5.*has c5/);
-    const ok = await app.call(attachTool, { id, pgn: '1. e4 c5 2. Nf3 d6 *' }, token);
+    const ok = await app.call(attachTool, { id, pgn: '1. e4 c5 2. Nf3 d6 1-0' }, token);
     expect(ok.status).toBe(200);
   });
 

@@ -1,5 +1,5 @@
-import { CLASSIFICATION_RULES } from '../chess/classification.js';
-import { PHASE_RULE } from '../chess/phase.js';
+import { CLASSIFICATION_RULES } from '../src/chess/classification.js';
+import { PHASE_RULE } from '../src/chess/phase.js';
 
 /**
  * What an MCP client reads once, at initialize. Rules several tools share are stated here once

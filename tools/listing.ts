@@ -1,8 +1,8 @@
 import type { Prompt, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { AnyTool } from '../../tools/defineTool.js';
-import { inputJsonSchema, outputJsonSchema } from '../../tools/jsonSchema.js';
-import type { PromptDefinition } from '../../tools/prompts.js';
+import type { AnyTool } from './defineTool.js';
+import { inputJsonSchema, outputJsonSchema } from './jsonSchema.js';
+import type { PromptDefinition } from './prompts.js';
 import { leanOutputSchema } from './leanSchema.js';
 
 /**
@@ -23,7 +23,7 @@ const listings = new WeakMap<AnyTool, Tool>();
 
 /**
  * The MCP description of a tool, from its registry entry, with the lean output schema of
- * src/mcp/leanSchema.ts (OpenAPI keeps the full one). Input schemas are listed whole: their text
+ * tools/leanSchema.ts (OpenAPI keeps the full one). Input schemas are listed whole: their text
  * (defaults, ranges, what a value selects) is what a caller needs to make the call, and is 11 KB in all.
  */
 export function mcpToolListing(tool: AnyTool): Tool {

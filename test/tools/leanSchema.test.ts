@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { oneLine, terse } from '../../src/facade/sentences.js';
-import { leanOutputSchema, TERSE_FIELD_DESCRIPTION } from '../../src/mcp/leanSchema.js';
+import { oneLine, terse } from '../../tools/sentences.js';
+import { leanOutputSchema, TERSE_FIELD_DESCRIPTION } from '../../tools/leanSchema.js';
 
 describe('terse descriptions', () => {
   test('a first sentence within the budget is kept whole; later sentences go', () => {

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../../tools/jsonSchema.js';
-import { terse } from '../facade/sentences.js';
+import type { JsonSchema } from './jsonSchema.js';
+import { terse } from './sentences.js';
 
 /**
  * The MCP listing's form of a tool's output JSON Schema (issue 15: a smaller tools/list). Every client
