@@ -1,4 +1,5 @@
 import type { EngineScore } from '../chess/engineOutput.js';
+import { fishnetChunks, fishnetNodeLimit } from '../chess/fishnetChunks.js';
 import { gamePositions } from '../chess/positions.js';
 import type { InfoLine } from './uciParser.js';
 import { EngineFailure, type InfoCollector, type UciEngine } from './uciEngine.js';
@@ -15,42 +16,6 @@ import { EngineFailure, type InfoCollector, type UciEngine } from './uciEngine.j
  * - each position sent with the game's history (`position fen START moves …`), MultiPV 1, `go nodes N`.
  * Chunks share nothing, so several engines may take a game's chunks at once with the same result.
  */
-
-/** fishnet's `Chunk::MAX_POSITIONS`: positions per chunk, overlap included. */
-export const FISHNET_CHUNK_POSITIONS = 6;
-
-/**
- * The nodes each search gets from the job's limit: fishnet's `NodeLimit::get` scales it by 6/7 (integer
- * division), for the overlap positions a game's chunks add: 1,000,000 → `go nodes 857142`.
- */
-export function fishnetNodes(limit: number): number {
-  return Math.floor((limit * FISHNET_CHUNK_POSITIONS) / (FISHNET_CHUNK_POSITIONS + 1));
-}
-
-/** One search of a chunk: the game position `index` (0 is the start); `record` false for the overlap or warm-up. */
-export interface ChunkSearch {
-  index: number;
-  record: boolean;
-}
-
-/** The chunks a game of `positions` positions (moves + 1) is searched in, in order, skipping `skip`. */
-export function fishnetChunks(positions: number, skip: ReadonlySet<number>): ChunkSearch[][] {
-  const backwards = Array.from({ length: positions }, (_, i) => positions - 1 - i);
-  const chunks: ChunkSearch[][] = [];
-  for (let from = 0; from < backwards.length; from += FISHNET_CHUNK_POSITIONS - 1) {
-    const chunk: ChunkSearch[] = [];
-    for (let k = from; k < Math.min(from + FISHNET_CHUNK_POSITIONS - 1, backwards.length); k++) {
-      const current = backwards[k];
-      if (skip.has(current)) continue;
-      // The position searched just before this one in the game's backward walk (the last one repeats itself).
-      const prev = backwards[Math.max(0, k - 1)];
-      if (chunk.length === 0 || skip.has(prev)) chunk.push({ index: prev, record: false });
-      chunk.push({ index: current, record: true });
-    }
-    if (chunk.length > 0) chunks.push(chunk);
-  }
-  return chunks;
-}
 
 /** What fishnet reports for one searched position (its `AnalysisPart::Best`). */
 export interface FishnetPosition {
@@ -106,7 +71,7 @@ class FishnetReading implements InfoCollector<Omit<FishnetPosition, 'index'> | n
 export interface FishnetJob {
   startFen: string;
   moves: readonly string[];
-  /** The job's node limit (fishnet's `nodes` for this engine); each search gets fishnetNodes(limit). */
+  /** The job's node limit (fishnet's `nodes` for this engine); each search gets fishnetNodeLimit(limit). */
   nodeLimit: number;
   /** Positions the server already knows (`skipPositions`): not searched, reported as skipped. */
   skip: readonly number[];
@@ -132,7 +97,7 @@ export async function fishnetSearch(engines: readonly UciEngine[], job: FishnetJ
   const count = gamePositions(job.startFen, job.moves).length; // throws on an illegal move
   const skip = new Set(job.skip.filter((i) => Number.isInteger(i) && i >= 0 && i < count));
   const chunks = fishnetChunks(count, skip);
-  const nodes = fishnetNodes(job.nodeLimit);
+  const nodes = fishnetNodeLimit(job.nodeLimit);
   const results: Array<FishnetPosition | null> = new Array(count).fill(null);
   let next = 0;
   let failed = false;

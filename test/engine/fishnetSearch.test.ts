@@ -6,37 +6,12 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { START_FEN } from '../../src/chess/pgn.js';
 import { gamePositions } from '../../src/chess/positions.js';
 import { boardAt, playUci } from '../../src/chess/replay.js';
-import { fishnetChunks, fishnetNodes, fishnetSearch, type ChunkSearch, type FishnetPosition } from '../../src/engine/fishnetSearch.js';
+import { fishnetSearch, type FishnetPosition } from '../../src/engine/fishnetSearch.js';
 import { UciEngine } from '../../src/engine/uciEngine.js';
 
 const fake = fileURLToPath(new URL('../fixtures/uci/fishnet-log-engine.mjs', import.meta.url));
 // 1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 6.Re1 b5: 12 plies, 13 positions.
 const RUY = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5', 'a7a6', 'b5a4', 'g8f6', 'e1g1', 'f8e7', 'f1e1', 'b7b5'];
-
-/** `12w` is position 12 searched as an overlap or warm-up (its result thrown away), `12` one that is recorded. */
-const show = (chunks: ChunkSearch[][]) => chunks.map((c) => c.map((s) => `${s.index}${s.record ? '' : 'w'}`));
-
-describe('fishnet chunks (fishnet src/queue.rs: backwards, at most 6 per chunk, one overlap)', () => {
-  test.each([
-    // Worked by hand: positions 12..0 walked backwards in slices of 5; each chunk opens with the position searched
-    // just before it (the first with the last position repeated); a skipped position right before a searched one is
-    // searched as its warm-up.
-    ['13 positions', 13, [], [['12w', '12', '11', '10', '9', '8'], ['8w', '7', '6', '5', '4', '3'], ['3w', '2', '1', '0']]],
-    ['skipping 5 and 0', 13, [5, 0], [['12w', '12', '11', '10', '9', '8'], ['8w', '7', '6', '5w', '4', '3'], ['3w', '2', '1']]],
-    ['skipping the last', 13, [12], [['12w', '11', '10', '9', '8'], ['8w', '7', '6', '5', '4', '3'], ['3w', '2', '1', '0']]],
-    ['one position', 1, [], [['0w', '0']]],
-    ['every position skipped', 3, [0, 1, 2], []],
-  ])('%s', (_, positions, skip, expected) => {
-    const chunks = fishnetChunks(positions, new Set(skip));
-    expect(show(chunks)).toEqual(expected);
-    expect(chunks.every((c) => c.length <= 6)).toBe(true);
-  });
-
-  test("the node limit scaled by 6/7 for the overlap, as fishnet's NodeLimit::get: 1,000,000 → go nodes 857142", () => {
-    expect(fishnetNodes(1_000_000)).toBe(857_142);
-    expect(fishnetNodes(2000)).toBe(1714);
-  });
-});
 
 describe('fishnetSearch on a UCI engine that logs what it is sent', () => {
   let dir: string;
