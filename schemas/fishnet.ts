@@ -88,7 +88,7 @@ export const FishnetScore = z
   .union([
     z.object({ cp: z.number().int().min(-STOCKFISH_VALUE_MATE).max(STOCKFISH_VALUE_MATE).describe('Centipawns, side to move') }).strict(),
     z.object({ mate: z.number().int().min(-STOCKFISH_MAX_PLY).max(STOCKFISH_MAX_PLY).describe('Mate in N moves, side to move (negative: being mated; 0: checkmated)') }).strict(),
-  ])
+  ], { error: 'a score is {"cp": N} or {"mate": N}, exactly one' })
   .describe('A UCI score from the side to move: exactly one of cp or mate');
 export type FishnetScore = z.infer<typeof FishnetScore>;
 
@@ -109,7 +109,9 @@ export const SkippedPosition = z.object({ skipped: z.literal(true) }).strict().d
 export type SkippedPosition = z.infer<typeof SkippedPosition>;
 
 /** One entry of `analysis`: a result, a skip, or null (still pending: a progress report). */
-export const AnalysisEntry = z.union([SkippedPosition, AnalysedPosition, z.null()]).describe('One position: searched, skipped, or null while pending');
+export const AnalysisEntry = z
+  .union([SkippedPosition, AnalysedPosition, z.null()], { error: 'an entry is {"skipped": true}, null (pending), or a searched position {pv, depth, score, time, nodes}' })
+  .describe('One position: searched, skipped, or null while pending');
 export type AnalysisEntry = z.infer<typeof AnalysisEntry>;
 
 /** POST /fishnet/analysis/{id}: the whole analysis, or a progress report (some entries null). */
