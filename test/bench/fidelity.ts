@@ -213,7 +213,9 @@ function pgnOf(g: Game): string {
   const date = new Date((g as Game & { createdAt?: number }).createdAt ?? 0).toISOString().slice(0, 10).replace(/-/g, '.');
   const fen = g.initialFen ? `[SetUp "1"]\n[FEN "${g.initialFen}"]\n` : '';
   const body = sans.map((s, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${s}` : s)).join(' ');
-  return `[Event "lichess ${g.id}"]\n[Site "https://lichess.org/${g.id}"]\n[Date "${date}"]\n[White "Bench"]\n[Black "Opponent ${g.id}"]\n[Result "*"]\n${fen}\n${body} *\n\n`;
+  const winner = (g as Game & { winner?: 'white' | 'black' }).winner;
+  const result = winner === 'white' ? '1-0' : winner === 'black' ? '0-1' : '1/2-1/2';
+  return `[Event "lichess ${g.id}"]\n[Site "https://lichess.org/${g.id}"]\n[Date "${date}"]\n[White "Bench"]\n[Black "Opponent ${g.id}"]\n[Result "${result}"]\n${fen}\n${body} ${result}\n\n`;
 }
 
 /** The games reviewed by `chess-footprint worker` against `serve --engines 0` on a store of their own; in the games' order. */
@@ -223,7 +225,8 @@ async function throughWorker(games: Game[], engine: string, engines: number, nod
   const serve: { child?: ChildProcess } = {};
   let worker: ChildProcess | undefined;
   try {
-    const token = lastLine(await cliRun(['init', '--name', 'Bench', '--email', 'bench@example.org', '--data-dir', dir]));
+    // `init` prints the token, then the Claude Desktop entry.
+    const token = /cfp_[\w-]+/.exec(await cliRun(['init', '--name', 'Bench', '--email', 'bench@example.org', '--data-dir', dir]))![0];
     const file = join(dir, 'games.pgn');
     writeFileSync(file, games.map(pgnOf).join(''));
     await cliRun(['import', file, '--as', 'white', '--data-dir', dir]);

@@ -33,7 +33,7 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 /** `serve --engines 0` on `dataDir` (no local engine: every review waits for a worker), to its listening line. */
 export async function serveForWorkers(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--engines', '0', '--data-dir', dataDir, '--port', '0'], {
-    env: { ...process.env, CFP_RATE_LIMITS: 'off', CFP_AUTO_REVIEW: 'off', ...env },
+    env: { ...process.env, CFP_RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
