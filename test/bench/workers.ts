@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fishnetNodeLimit } from '../../src/chess/fishnetChunks.js';
+import { loadConfig } from '../../src/config.js';
 import { requireCurrentBuild } from './currentBuild.js';
 import type { BenchTable } from './table.js';
 import { cliRun, lastLine, requestReviews, reviewsOf, serveForWorkers, startWorker, stopChild, unreviewedGames } from './workerFleet.js';
@@ -54,7 +55,7 @@ export async function run(): Promise<BenchTable[]> {
   rmSync(base, { recursive: true, force: true });
   const rate = (i: number) => Number(rows[i]?.[5]);
   const notes = [
-    `${nodes.toLocaleString('en')} nodes asked per position (CFP_WORKER_NODES), ${fishnetNodeLimit(nodes).toLocaleString('en')} searched (fishnet's 6/7 for the chunks' overlap); engine: ${engine ?? 'the bundled WASM build'}.`,
+    `${nodes.toLocaleString('en')} nodes asked per position (CFP_WORKER_NODES), ${fishnetNodeLimit(nodes).toLocaleString('en')} searched (fishnet's 6/7 for the chunks' overlap); engine: ${engine ?? `the bundled ${loadConfig({}, process.env).engine.build} build`}.`,
     'Wall time from the workers starting (their engines loading included) to the last review stored; the reviews were queued before.',
     'jobs: job lines ending "submitted" in the workers\' output (a job given back and redone by another worker counts once per submission).',
   ];
