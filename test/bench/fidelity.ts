@@ -187,9 +187,7 @@ async function lichessEngineRows(all: Game[], today: PoolRun, size: number): Pro
   const { out, row } = await reviewWithPool(games, today, size);
   rows.push([`today's default (${today.label.replace(/^new: /, '')})`, row[row.length - 1], ...agreement(out, games)]);
   if (engine) {
-    const started = performance.now();
-    const reviews = await throughWorker(games, engine, engines, nodes);
-    const wall = (performance.now() - started) / 1000;
+    const { reviews, wall } = await throughWorker(games, engine, engines, nodes);
     rows.push([`worker --engine ${basename(engine)}: ${fishnetNodeLimit(nodes).toLocaleString('en')} nodes, fishnet's order, MultiPV 1`, wall, ...agreement(reviews, games)]);
   }
   return [
@@ -199,7 +197,7 @@ async function lichessEngineRows(all: Game[], today: PoolRun, size: number): Pro
       rows,
       notes: [
         engine
-          ? `The worker row: \`chess-footprint worker --engines ${engines}\` (the shipped dist/) against \`serve --engines 0\` on a store holding these games, reviews asked over REST; wall time from the request to the last review stored.`
+          ? `The worker row: \`chess-footprint worker --engines ${engines}\` (the shipped dist/) against \`serve --engines 0\` on a store holding these games, reviews asked over REST; wall time from the requests (the worker starting, its engines loading) to the last review stored.`
           : 'The worker row needs stockfish@17.1.0 (never shipped): `npm i --prefix /tmp/sf17 --no-save stockfish@17.1.0`, then CFP_BENCH_LICHESS_ENGINE=/tmp/sf17/node_modules/stockfish/src/stockfish-17.1-single-a496a04.js.',
         "A worker's review is read on lichess's own scale: no calibration factor is applied to an engine the table has not measured (the 'cp scale applied' column).",
       ],
@@ -219,7 +217,7 @@ function pgnOf(g: Game): string {
 }
 
 /** The games reviewed by `chess-footprint worker` against `serve --engines 0` on a store of their own; in the games' order. */
-async function throughWorker(games: Game[], engine: string, engines: number, nodes: number): Promise<StoredAnalysis[]> {
+async function throughWorker(games: Game[], engine: string, engines: number, nodes: number): Promise<{ reviews: StoredAnalysis[]; wall: number }> {
   requireCurrentBuild();
   const dir = mkdtempSync(join(tmpdir(), 'cfp-bench-fishnet-'));
   const serve: { child?: ChildProcess } = {};
@@ -235,10 +233,11 @@ async function throughWorker(games: Game[], engine: string, engines: number, nod
     const ids = gameIdsOf(dir, keys);
     const started = await serveForWorkers(dir, { CFP_WORKER_NODES: String(nodes) });
     serve.child = started.child;
+    const t0 = performance.now();
     await requestReviews(started.url, token, ids);
     worker = startWorker(started.url, key, { engines, engine, log: (l) => console.error(`[bench] ${l}`) });
     const reviews = await reviewsOf(dir, keys, 12 * 3600_000);
-    return keys.map((k) => reviews.get(k)!);
+    return { reviews: keys.map((k) => reviews.get(k)!), wall: (performance.now() - t0) / 1000 };
   } finally {
     if (worker) await stopChild(worker);
     if (serve.child) await stopChild(serve.child);
