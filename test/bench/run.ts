@@ -18,6 +18,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   crossowner: () => import('./crossOwner.js'),
   'lichess-import': () => import('./lichessImport.js'),
   workers: () => import('./workers.js'),
+  'paused-holder': () => import('./pausedHolder.js'),
 };
 
 const only = process.argv.slice(2);

@@ -38,7 +38,7 @@ export function reviewQueueStatus(deps: AppDeps, userId: string) {
       `SELECT j.id AS jobId, j.subject_kind AS subjectKind, j.subject_id AS subjectId, j.finished_at AS finishedAt, j.error
          FROM review_jobs j
         WHERE j.user_id = ? AND j.status = 'failed'
-          AND NOT EXISTS (SELECT 1 FROM owner_reviews r WHERE r.user_id = j.user_id AND r.moves_key = j.moves_key)
+          AND NOT EXISTS (SELECT 1 FROM analyses r WHERE r.user_id = j.user_id AND r.moves_key = j.moves_key)
           AND NOT EXISTS (SELECT 1 FROM review_jobs n WHERE n.user_id = j.user_id AND n.subject_kind = j.subject_kind AND n.subject_id = j.subject_id AND (n.created_at, n.rowid) > (j.created_at, j.rowid))
         ORDER BY j.finished_at DESC LIMIT 10`,
     )
