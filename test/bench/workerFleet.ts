@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StoredAnalysis } from '../../src/chess/engineOutput.js';
 import { packageRoot } from '../../src/paths.js';
+import { ownerOrNamed } from '../../src/services/accounts/accounts.js';
 import { engineOutput } from '../../src/services/review/records.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 
@@ -92,16 +93,18 @@ export function unreviewedGames(dataDir: string, limit: number): Array<{ id: str
   }
 }
 
-/** Polls the store until every move sequence has a stored review (any process's), or `timeoutMs` passes. */
+/** Polls the store until the owner (its first account) has a stored review of every move sequence, or `timeoutMs` passes. */
 export async function reviewsOf(dataDir: string, movesKeys: readonly string[], timeoutMs: number): Promise<Map<string, StoredAnalysis>> {
   const store = openStore(storeFile(dataDir));
   const found = new Map<string, StoredAnalysis>();
+  const owner = ownerOrNamed(store);
+  if (!owner) throw new Error(`no account in ${dataDir}`);
   const end = Date.now() + timeoutMs;
   try {
     while (found.size < movesKeys.length) {
       for (const k of movesKeys) {
         if (found.has(k)) continue;
-        const a = engineOutput(store, k);
+        const a = engineOutput(store, owner.id, k);
         if (a) found.set(k, a);
       }
       if (found.size === movesKeys.length) break;
