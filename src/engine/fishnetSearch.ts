@@ -68,6 +68,14 @@ class FishnetReading implements InfoCollector<Omit<FishnetPosition, 'index'> | n
   }
 }
 
+/** A job that cannot be searched as given (a start position or a move that is not legal): the server's fault, not the engine's. */
+export class InvalidJob extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidJob';
+  }
+}
+
 export interface FishnetJob {
   startFen: string;
   moves: readonly string[];
@@ -88,13 +96,19 @@ export interface FishnetSearchOptions {
 
 /**
  * Searches a job the fishnet way on `engines` (each takes the next chunk when free). Returns one entry per
- * position in game order: the position's result, or null where it was skipped. Throws on an illegal move
- * (before any search), on a search that ends without a score, and on an engine failure; the caller decides
+ * position in game order: the position's result, or null where it was skipped. Throws InvalidJob on an illegal
+ * start position or move (before any search), EngineFailure on a search that ends without a score or an engine
+ * failure; the caller decides
  * what to do with the job and restarts dead engines.
  */
 export async function fishnetSearch(engines: readonly UciEngine[], job: FishnetJob, opts: FishnetSearchOptions): Promise<Array<FishnetPosition | null>> {
   if (engines.length === 0) throw new EngineFailure('no engine to search with');
-  const count = gamePositions(job.startFen, job.moves).length; // throws on an illegal move
+  let count: number;
+  try {
+    count = gamePositions(job.startFen, job.moves).length;
+  } catch (err) {
+    throw new InvalidJob(err instanceof Error ? err.message : String(err));
+  }
   const skip = new Set(job.skip.filter((i) => Number.isInteger(i) && i >= 0 && i < count));
   const chunks = fishnetChunks(count, skip);
   const nodes = fishnetNodeLimit(job.nodeLimit);

@@ -232,6 +232,27 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
     expect(fake.seen.map((s) => s.path)).toEqual(['/fishnet/key']);
   }, 60_000);
 
+  test('a job whose moves do not replay: said, not given back (it would come straight back), the worker carries on', async () => {
+    const fake = fakeFishnet([job('jobBad', ['e2e4', 'e2e4'], []), job('jobOk', ['d2d4'], [])]);
+    const url = await listen(fake.server);
+    const w = run(['--server', url, '--key', KEY, '--engine', fakeEngine]);
+    await until(() => /job jobOk: .*submitted/.test(w.out()));
+    w.child.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    expect(w.out()).toMatch(/job jobBad: cannot be searched \(move 2 \(e2e4\) is not legal\); left to time out on the server/);
+    expect(fake.seen.some((s) => s.path.includes('jobBad'))).toBe(false);
+    expect(engineLog()).not.toMatch(/e2e4 e2e4/);
+  }, 60_000);
+
+  test('an engine that cannot start: one error line naming it, exit 1, nothing asked of the server', async () => {
+    const fake = fakeFishnet([job('jobX', RUY, [])]);
+    const url = await listen(fake.server);
+    const w = run(['--server', url, '--key', KEY, '--engine', join(dir, 'no-such-engine')]);
+    expect(await w.exited).toBe(1);
+    expect(w.err()).toMatch(/^error: .*no-such-engine.*ENOENT/);
+    expect(fake.seen).toEqual([]);
+  }, 60_000);
+
   test('usage errors exit 2 naming the option', async () => {
     const a = run(['--server', 'ftp://x', '--key', KEY]);
     expect(await a.exited).toBe(2);

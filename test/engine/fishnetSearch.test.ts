@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { START_FEN } from '../../src/chess/pgn.js';
 import { gamePositions } from '../../src/chess/positions.js';
 import { boardAt, playUci } from '../../src/chess/replay.js';
-import { fishnetSearch, type FishnetPosition } from '../../src/engine/fishnetSearch.js';
+import { fishnetSearch, InvalidJob, type FishnetPosition } from '../../src/engine/fishnetSearch.js';
 import { UciEngine } from '../../src/engine/uciEngine.js';
 
 const fake = fileURLToPath(new URL('../fixtures/uci/fishnet-log-engine.mjs', import.meta.url));
@@ -81,9 +81,9 @@ describe('fishnetSearch on a UCI engine that logs what it is sent', () => {
 
   test('an illegal move is refused before anything is searched', async () => {
     const [engine] = await start(1);
-    await expect(fishnetSearch([engine], { startFen: START_FEN, moves: ['e2e4', 'e2e4'], nodeLimit: 1000, skip: [] }, { searchTimeoutMs: 10_000 })).rejects.toThrow(
-      /move 2 \(e2e4\) is not legal/,
-    );
+    const search = fishnetSearch([engine], { startFen: START_FEN, moves: ['e2e4', 'e2e4'], nodeLimit: 1000, skip: [] }, { searchTimeoutMs: 10_000 });
+    await expect(search).rejects.toThrow(InvalidJob);
+    await expect(search).rejects.toThrow(/move 2 \(e2e4\) is not legal/);
     expect(commands().flat()).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { arch, platform } from 'node:os';
 import { NODE_KEYS, type AcquireResponse, type AnalysisEntry, type AnalysisSubmission, type NodeKey } from '../../../schemas/fishnet.js';
 import { fishnetNodeLimit } from '../../chess/fishnetChunks.js';
 import type { EngineChoice } from '../../engine/builds.js';
-import { fishnetSearch, type FishnetPosition } from '../../engine/fishnetSearch.js';
+import { fishnetSearch, InvalidJob, type FishnetPosition } from '../../engine/fishnetSearch.js';
 import { searchTimeoutMs } from '../../engine/pool.js';
 import { UciEngine } from '../../engine/uciEngine.js';
 import { packageJson } from '../../paths.js';
@@ -136,7 +136,10 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
       const outcome = await workJob(api, engines, job, nodeKey, opts);
       if (outcome === 'failed') {
         summary.failed += 1;
-        if (!opts.signal.aborted) engines = await startEngines(opts.engine, opts.engines, engines);
+        if (opts.signal.aborted) break;
+        engines = await startEngines(opts.engine, opts.engines, engines);
+        // A worker whose engine fails every job, or a server that keeps failing, is not asked again at once.
+        await sleep(backoff.next(), opts.signal);
         continue;
       }
       if (outcome === 'stopped') break;
@@ -179,6 +182,11 @@ async function workJob(api: FishnetApi, engines: UciEngine[], job: AcquireRespon
     });
   } catch (err) {
     await reporting;
+    if (err instanceof InvalidJob) {
+      // As fishnet does with a batch it cannot read: not given back (it would come straight back), left to its lease.
+      opts.say(`job ${id}: cannot be searched (${err.message}); left to time out on the server`);
+      return 'failed';
+    }
     // The job goes back to the server at once rather than when its lease runs out.
     await api.abort(id).catch(() => undefined);
     if (opts.signal.aborted) {
