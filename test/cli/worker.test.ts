@@ -232,6 +232,22 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
     expect(fake.seen.map((s) => s.path)).toEqual(['/fishnet/key']);
   }, 60_000);
 
+  test('a server not up yet is waited for (fishnet back-off), then its jobs taken', async () => {
+    // A free port, released, and the server started on it only after the worker has tried it.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const w = run(['--server', `http://127.0.0.1:${port}`, '--key', KEY, '--engine', fakeEngine]);
+    await until(() => /ECONNREFUSED; trying again in \d+ s/.test(w.out()));
+    const fake = fakeFishnet([job('jobLate', ['e2e4'], [])]);
+    server = fake.server;
+    await new Promise<void>((r) => fake.server.listen(port, '127.0.0.1', () => r()));
+    await until(() => /job jobLate: .*submitted/.test(w.out()), 60_000);
+    w.child.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+  }, 90_000);
+
   test('a job whose moves do not replay: said, not given back (it would come straight back), the worker carries on', async () => {
     const fake = fakeFishnet([job('jobBad', ['e2e4', 'e2e4'], []), job('jobOk', ['d2d4'], [])]);
     const url = await listen(fake.server);

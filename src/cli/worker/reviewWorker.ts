@@ -112,9 +112,22 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     const first = engines[0];
     const api = new FishnetApi(opts.endpoint, opts.key, workerUserAgent(first));
     const nodeKey = nodeKeyFor(first.id.version);
-    if (!(await api.checkKey())) throw new FishnetRejected(`the server at ${opts.endpoint} does not know this key (or it was revoked)`);
-    opts.say(`worker: ${engines.length} engine${engines.length === 1 ? '' : 's'} (${first.id.name} ${first.id.version}), jobs from ${opts.endpoint}`);
     const backoff = new Backoff(opts.maxBackoffMs ?? 30_000);
+    // A server not up yet (or restarting) is waited for; a key it refuses stops the worker.
+    for (;;) {
+      try {
+        if (!(await api.checkKey())) throw new FishnetRejected(`the server at ${opts.endpoint} does not know this key (or it was revoked)`);
+        break;
+      } catch (err) {
+        if (!(err instanceof FishnetUnavailable)) throw err;
+        const wait = backoff.next();
+        opts.say(`worker: ${err.message}; trying again in ${Math.ceil(wait / 1000)} s`);
+        await sleep(wait, opts.signal);
+        if (opts.signal.aborted) return summary;
+      }
+    }
+    backoff.reset();
+    opts.say(`worker: ${engines.length} engine${engines.length === 1 ? '' : 's'} (${first.id.name} ${first.id.version}), jobs from ${opts.endpoint}`);
     let next: AcquireResponse | null = null;
     while (!opts.signal.aborted) {
       let job: AcquireResponse | null = next;
