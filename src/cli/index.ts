@@ -11,6 +11,7 @@ import { registerServeCommand } from './serve.js';
 import { registerReviewCommand } from './review.js';
 import { registerSyncCommands } from './sync.js';
 import { registerWorkerCommand } from './worker/command.js';
+import { registerWorkerKeyCommands } from './workerKey.js';
 
 export function buildProgram(): Command {
   const program = new Command('chess-footprint')
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerReviewCommand(program);
   registerLibraryCommands(program);
   registerWorkerCommand(program);
+  registerWorkerKeyCommands(program);
   return program;
 }
 

@@ -9,6 +9,7 @@ import type { Store } from '../../store/db.js';
 import { isStoreBusy } from '../../store/busy.js';
 import { reviewJobs } from '../../store/schema/index.js';
 import { OwnerPositionMemos } from './positionMemo.js';
+import { connectedWorkers } from './workerLeases.js';
 import { analysisRow, engineOutput, ownerReview, refreshDerivations, saveReview } from './records.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
@@ -91,6 +92,12 @@ export class ReviewQueue {
     private readonly clock: Clock,
     private readonly analyser: () => Analyser,
     private readonly now: () => number = Date.now,
+    /**
+     * Review workers (issue 36): `localEngines` 0 runs no worker loop here (`serve --engines 0`: reviews wait for
+     * review workers); while a worker of the store is connected, a queued job is left to workers for `workerWaitMs`
+     * after it was made before a local engine takes it (the quick profile, for jobs no worker took).
+     */
+    private readonly opts: { localEngines?: number; workerWaitMs?: number } = {},
   ) {}
 
   job(id: string): ReviewJob | null {
@@ -172,13 +179,16 @@ export class ReviewQueue {
         // Another live process works the queue: its engines are the machine's; this one's stay off.
         if (holder && holder.owner !== this.leaseOwner && holder.beat >= staleBefore && !leaseProcessGone(holder.owner)) return null;
         this.freeDeadLocalLeases();
+        // Workers first: with one connected, a job younger than the wait is theirs (a freed running job is not held back).
+        const wait = this.opts.workerWaitMs ?? 0;
+        const madeBefore = wait > 0 && connectedWorkers(this.store, null, now) > 0 ? new Date(this.clock.now().getTime() - wait).toISOString() : null;
         const next = this.store.sqlite
           .prepare(
             `SELECT id FROM review_jobs
-              WHERE status = 'queued' OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
+              WHERE (status = 'queued' AND (? IS NULL OR created_at <= ?)) OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
               ORDER BY priority DESC, created_at ASC, rowid ASC LIMIT 1`,
           )
-          .get(staleBefore) as { id: string } | undefined;
+          .get(madeBefore, madeBefore, staleBefore) as { id: string } | undefined;
         if (!next) {
           // Out of work: free the queue for another process, unless a job of this one still runs.
           if (holder?.owner === this.leaseOwner && !lease.mineRunning.get(this.leaseOwner)) lease.release.run(this.leaseOwner);
@@ -362,10 +372,11 @@ export class ReviewQueue {
     if (this.running) return;
     this.running = true;
     this.stopping = false;
+    const local = this.opts.localEngines ?? 1;
     // Older stores: current derivations, from what is stored (no engine), without holding up the start.
     void refreshDerivations(this.store, () => this.stopping)
       .catch((err) => console.error('[reviews] derivation refresh failed', err));
-    this.loops = Array.from({ length: this.workers }, () => this.workerLoop());
+    this.loops = local > 0 ? Array.from({ length: this.workers }, () => this.workerLoop()) : [];
   }
 
   private async workerLoop(): Promise<void> {

@@ -2,6 +2,15 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
 import { games, reviewJobs, studyGames, users } from '../../store/schema/index.js';
 import { failedJobNote } from './queue.js';
+import { workerKeyOfLease } from './workerLeases.js';
+
+/** Who runs a job: the review worker's key name (the owner's own key), or this server's local engines. */
+function workerName(deps: AppDeps, userId: string, leaseOwner: string | null): string {
+  const keyId = workerKeyOfLease(leaseOwner);
+  if (!keyId) return 'this server';
+  const row = deps.store.sqlite.prepare('SELECT name FROM worker_keys WHERE id = ? AND user_id = ?').get(keyId, userId) as { name: string } | undefined;
+  return row?.name ?? 'a review worker';
+}
 
 /**
  * The account's review jobs by state, where its active ones stand among its own (ReviewQueue.position),
@@ -31,6 +40,7 @@ export function reviewQueueStatus(deps: AppDeps, userId: string) {
       position: deps.runtime.reviews.position(job),
       createdAt: job.createdAt,
       subject: job.subjectKind === 'game' ? gameSubject(deps, userId, job.subjectId) : studySubject(deps, userId, job.subjectId),
+      worker: job.status !== 'running' ? null : workerName(deps, userId, job.leaseOwner),
     }));
   // Failed jobs still standing: no review of those moves since and no newer job for the subject.
   const failedRecently = deps.store.sqlite
