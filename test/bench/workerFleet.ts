@@ -82,7 +82,7 @@ export function unreviewedGames(dataDir: string, limit: number): Array<{ id: str
       .prepare(
         `SELECT g.id AS id, g.moves_key AS movesKey FROM games g
           WHERE g.moves_source = 'pgn' AND g.moves_key IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM owner_reviews o WHERE o.user_id = g.user_id AND o.moves_key = g.moves_key)
+            AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.user_id = g.user_id AND a.moves_key = g.moves_key)
           ORDER BY EXISTS (SELECT 1 FROM review_jobs j WHERE j.user_id = g.user_id AND j.moves_key = g.moves_key AND j.status IN ('queued', 'running')) DESC,
                    g.played_at DESC
           LIMIT ?`,
