@@ -17,12 +17,7 @@ export const STOCKFISH_MAX_PLY = 246;
 export const STOCKFISH_VALUE_MATE = 32000;
 /** fishnet's batch id is an `ArrayString<24>` (api.rs `BatchId`): a longer id fails the client's parse. */
 export const WORK_ID_MAX = 24;
-/** The positions fishnet searches in one chunk with the hash carried (ipc.rs `Chunk::MAX_POSITIONS`). */
-export const FISHNET_CHUNK_POSITIONS = 6;
-/** The node limit a stock client actually runs: the asked limit × 6/7, for the chunks' overlap position (api.rs `NodeLimit::get`). */
-export function fishnetNodeLimit(asked: number): number {
-  return Math.floor((asked * FISHNET_CHUNK_POSITIONS) / (FISHNET_CHUNK_POSITIONS + 1));
-}
+/* fishnet's chunk size and its 6/7 node limit are src/chess/fishnetChunks.ts (the worker's search uses them). */
 
 /** The evaluation flavours a client reports (`stockfish.flavor`; assets.rs `EvalFlavor`). */
 export const EVAL_FLAVORS = ['nnue', 'classical'] as const;

@@ -10,6 +10,7 @@ import { registerReportCommands } from './report.js';
 import { registerServeCommand } from './serve.js';
 import { registerReviewCommand } from './review.js';
 import { registerSyncCommands } from './sync.js';
+import { registerWorkerCommand } from './worker/command.js';
 import { registerWorkerKeyCommands } from './workerKey.js';
 
 export function buildProgram(): Command {
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerSyncCommands(program);
   registerReviewCommand(program);
   registerLibraryCommands(program);
+  registerWorkerCommand(program);
   registerWorkerKeyCommands(program);
   return program;
 }

@@ -30,22 +30,32 @@ export interface EngineCommand {
   command: string;
   args: string[];
   kind: EngineKind;
+  /** A JavaScript engine build named by path (a Stockfish `.js` from npm), run under node; absent otherwise. */
+  script?: true;
 }
+
+/** A path naming a JavaScript engine build rather than a binary: node runs it. */
+const SCRIPT = /\.(c|m)?js$/i;
 
 /**
  * How long a starting engine may take to answer `uci` and `isready`. The full build compiles a 99 MB
  * WebAssembly module first: ~4 CPU-seconds, measured 36 s wall on a 2-core machine at load 20.
  */
-export function startTimeoutMs(kind: EngineKind): number {
-  return kind === 'full' ? 120_000 : 30_000;
+export function startTimeoutMs(kind: EngineKind, script = false): number {
+  // A script build may compile a network as large as the full build's before it answers.
+  return kind === 'full' || script ? 120_000 : 30_000;
 }
 
 export function bundledEnginePath(build: EngineBuild): string {
   return createRequire(import.meta.url).resolve(BUILD_SCRIPTS[build]);
 }
 
-/** The process to spawn for a choice: the native binary as is, or node running the bundled build. */
+/**
+ * The process to spawn for a choice: the native binary as is, a `.js` build under this node (kind `native`:
+ * it is not one of the bundled builds; the engine's own `id name` says what it is), or node running the bundled build.
+ */
 export function engineCommand(choice: EngineChoice): EngineCommand {
+  if (choice.path && SCRIPT.test(choice.path)) return { command: process.execPath, args: [choice.path], kind: 'native', script: true };
   if (choice.path) return { command: choice.path, args: [], kind: 'native' };
   return { command: process.execPath, args: [bundledEnginePath(choice.build)], kind: choice.build };
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { engineCommand, startTimeoutMs, type EngineBuild, type EngineKind } from './builds.js';
-import { parseUciLine, SearchCollector, type SearchResult, type UciMessage } from './uciParser.js';
+import { parseUciLine, SearchCollector, type InfoLine, type SearchResult, type UciMessage } from './uciParser.js';
 
 export interface EngineSpec {
   /** A native UCI binary; null runs the npm `stockfish` package's single-threaded WASM `build` under node. */
@@ -13,6 +13,12 @@ export interface EngineSpec {
   threads: number;
   hashMb: number;
   multiPv: number;
+}
+
+/** Reads one search's info lines into a result once `bestmove` arrives. */
+export interface InfoCollector<T> {
+  push(info: InfoLine): void;
+  finish(bestMove: string | null): T;
 }
 
 export class EngineFailure extends Error {
@@ -65,7 +71,7 @@ export class UciEngine {
 
   static async start(spec: EngineSpec, timeout?: number): Promise<UciEngine> {
     const cmd = engineCommand(spec);
-    const timeoutMs = timeout ?? startTimeoutMs(cmd.kind);
+    const timeoutMs = timeout ?? startTimeoutMs(cmd.kind, cmd.script);
     const proc = spawn(cmd.command, cmd.args, { stdio: 'pipe' });
     lowerPriority(proc.pid);
     const engine = new UciEngine(proc, cmd.kind);
@@ -147,7 +153,11 @@ export class UciEngine {
    * (`fen … moves …`): sending the moves lets the engine see repetitions.
    */
   async search(position: string, nodes: number, timeoutMs: number): Promise<SearchResult> {
-    const collector = new SearchCollector();
+    return this.searchWith(position, nodes, timeoutMs, new SearchCollector());
+  }
+
+  /** The same search, its info lines read by `collector` (fishnet reads them its own way: src/engine/fishnetSearch.ts). */
+  async searchWith<T>(position: string, nodes: number, timeoutMs: number, collector: InfoCollector<T>): Promise<T> {
     let best: string | null = null;
     this.send(`position ${position}`);
     this.send(`go nodes ${nodes}`);

@@ -13,6 +13,9 @@ export interface InfoLine {
   /** 'lower'/'upper' when the score is only a bound (an aspiration-window fail), not a value. */
   bound: 'lower' | 'upper' | null;
   nodes: number | null;
+  /** Milliseconds the search has run and its nodes per second, as the engine reports them. */
+  time: number | null;
+  nps: number | null;
   pv: string[];
 }
 
@@ -27,7 +30,7 @@ export type UciMessage =
 const INT_FIELDS = new Set(['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'time', 'hashfull', 'tbhits', 'currmovenumber', 'cpuload']);
 
 function parseInfo(tokens: string[]): InfoLine {
-  const info: InfoLine = { depth: null, seldepth: null, multiPv: 1, score: null, bound: null, nodes: null, pv: [] };
+  const info: InfoLine = { depth: null, seldepth: null, multiPv: 1, score: null, bound: null, nodes: null, time: null, nps: null, pv: [] };
   for (let i = 1; i < tokens.length; i++) {
     const t = tokens[i];
     if (t === 'pv') {
@@ -60,6 +63,8 @@ function parseInfo(tokens: string[]): InfoLine {
       else if (t === 'seldepth') info.seldepth = n;
       else if (t === 'multipv') info.multiPv = n;
       else if (t === 'nodes') info.nodes = n;
+      else if (t === 'time') info.time = n;
+      else if (t === 'nps') info.nps = n;
       continue;
     }
     if (t === 'currmove') i += 1;

@@ -1,5 +1,6 @@
+import { requireCurrentBuild } from './currentBuild.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UciEngine } from '../../src/engine/uciEngine.js';
@@ -260,19 +261,6 @@ async function firstStart(rows: Row[]): Promise<void> {
   rows.push(['empty', 'first `serve --demo` to listening (built dist)', `${seconds.toFixed(1)} s`, '≤ 10 s', ok(seconds <= 10)]);
 }
 
-/**
- * The servers measured here are the shipped build (dist/, as `npm ci` leaves it): refuse to measure
- * a build older than the sources it came from rather than report figures of code no longer there.
- */
-function requireCurrentBuild(): void {
-  const built = join(packageRoot, 'dist/src/app.js');
-  if (!existsSync(built)) throw new Error('no build in dist/: run `npm run build` first');
-  const builtAt = statSync(built).mtimeMs;
-  const newer = ['src', 'tools', 'schemas'].flatMap((dir) =>
-    readdirSync(join(packageRoot, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && statSync(join(packageRoot, dir, f)).mtimeMs > builtAt).map((f) => `${dir}/${f}`),
-  );
-  if (newer.length) throw new Error(`dist/ is older than ${newer.slice(0, 3).join(', ')}${newer.length > 3 ? ' …' : ''}: run \`npm run build\` first`);
-}
 
 export async function run(): Promise<BenchTable[]> {
   requireCurrentBuild();

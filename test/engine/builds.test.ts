@@ -25,6 +25,17 @@ describe('engine builds', () => {
     expect([full.kind, lite.kind]).toEqual(['full', 'lite']);
   });
 
+  test('a .js build named by path runs under this node (a Stockfish build from npm), with the long start-up allowance', () => {
+    expect(engineCommand({ path: '/tmp/sf/stockfish-17.1-lite-single.js', build: 'full' })).toEqual({
+      command: process.execPath,
+      args: ['/tmp/sf/stockfish-17.1-lite-single.js'],
+      kind: 'native',
+      script: true,
+    });
+    expect(engineCommand({ path: '/opt/engines/sf.mjs', build: 'full' }).command).toBe(process.execPath);
+    expect(startTimeoutMs('native', true)).toBe(startTimeoutMs('full'));
+  });
+
   test('the full build gets a longer start-up allowance than the others', () => {
     expect(startTimeoutMs('full')).toBeGreaterThan(startTimeoutMs('lite'));
     expect(startTimeoutMs('native')).toBe(startTimeoutMs('lite'));

@@ -23,7 +23,7 @@ describe('parseUciLine', () => {
     const msg = parseUciLine('info depth 9 seldepth 14 multipv 2 score cp -30 nodes 10395 nps 118125 hashfull 2 time 88 pv g1f3 b8c6');
     expect(msg).toEqual({
       kind: 'info',
-      info: { depth: 9, seldepth: 14, multiPv: 2, score: { cp: -30, mate: null }, bound: null, nodes: 10395, pv: ['g1f3', 'b8c6'] },
+      info: { depth: 9, seldepth: 14, multiPv: 2, score: { cp: -30, mate: null }, bound: null, nodes: 10395, time: 88, nps: 118125, pv: ['g1f3', 'b8c6'] },
     });
   });
 
