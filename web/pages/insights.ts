@@ -145,7 +145,7 @@ export async function insightsPage(main: HTMLElement, _p: Record<string, string>
       stats.performance?.rating
         ? `Performance rating ${rating(stats.performance.rating)} against opponents averaging ${rating(stats.performance.averageOpponentRating)}. `
         : 'No rated games in this range for a performance rating. ',
-      stats.accuracy?.games ? `Average accuracy ${num(stats.accuracy.average)} over ${count(stats.accuracy.games, 'reviewed game')}.` : 'No reviewed games yet for an accuracy figure.',
+      stats.accuracy?.games ? `Average accuracy ${num(stats.accuracy.average)} over ${count(stats.accuracy.games, 'game')} with an accuracy figure.` : 'No game has an accuracy figure yet: review games to see yours.',
     ),
     stats.weekdays?.length ? h('section', {}, h('h2', {}, 'Score by weekday'), bars(stats.weekdays.map((w: any) => ({ label: w.weekday, value: w.score, note: `${pct(w.score)} of ${count(w.games, 'game')}` })), 'score by weekday', width)) : null,
     stats.opponentStrength?.length

@@ -38,7 +38,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
   if (!isCurrent(g)) return;
 
   const tree = h('div', { class: 'tree', 'data-testid': 'opening-tree' });
-  const colourButtons = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `tree-${c}`, onclick: () => void show(c, '') }, `As ${c}`));
+  const colourButtons = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `tree-${c}`, onclick: () => void show(c, '') }, c === 'white' ? 'As White' : 'As Black'));
 
   async function show(c: Colour, moves: string): Promise<void> {
     const [node, list] = await Promise.all([
