@@ -101,7 +101,9 @@ describe.skipIf(!chromium)('every page reads like chess, at every width', { time
     await buildDashboard();
     sources = await startFixtureServer();
     // A scout of any other lichess player fails: the local source knows nobody.
-    sources.route('prefix:/api/games/user/', (_req, res) => {
+    // (slowpoke answers after 2.5 s, so the page shows the scout in progress first.)
+    sources.route('prefix:/api/games/user/', async (req, res) => {
+      if (req.url?.includes('slowpoke')) await new Promise((r) => setTimeout(r, 2500));
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
     });
     app = makeTestApp({ now: '2026-11-21T12:00:00Z', env: { CFP_ENGINE_NODES: '2000', CFP_ENGINE_WORKERS: '1', CFP_LICHESS_URL: sources.url, CFP_CHESSCOM_URL: sources.url, CFP_ECF_URL: sources.url, CFP_CHESSRESULTS_URL: sources.url } });
@@ -177,12 +179,19 @@ describe.skipIf(!chromium)('every page reads like chess, at every width', { time
     expect(await page.$eval('[data-testid="repertoire"]', (e) => e.textContent)).not.toMatch(/demo/);
   });
 
-  test('a failed scout shows one clear error and no report', async () => {
+  test('a scout in progress shows its progress; a failed scout shows one clear error and no report', async () => {
     await page.goto(`${server.url}/prep`);
     await page.waitForSelector('[data-testid="scout-results"]');
+    await page.type('[data-testid="scout-username"]', 'slowpoke');
+    await page.click('[data-testid="scout-submit"]');
+    await page.waitForSelector('[data-testid="scout-progress"]');
+    expect(await page.$eval('[data-testid="scout-progress"] h2', (e) => e.textContent)).toBe('Scouting slowpoke on lichess');
+    expect(await page.$$('[data-testid="scout-progress"] progress')).toHaveLength(1);
+    await page.waitForSelector('[data-testid="scout-error"]');
+    await page.$eval('[data-testid="scout-username"]', (i) => ((i as HTMLInputElement).value = ''));
     await page.type('[data-testid="scout-username"]', 'nobody-here');
     await page.click('[data-testid="scout-submit"]');
-    await page.waitForSelector('[data-testid="scout-error"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scout-error"]')?.textContent?.includes('nobody-here'));
     expect(await page.$$eval('[role="alert"]', (a) => a.length)).toBe(1);
     expect(await page.$eval('[data-testid="scout-error"]', (e) => e.textContent)).toMatch(/^Could not scout nobody-here on lichess: /);
     expect(await page.$$('[data-testid="scout-results"], [data-testid="scout-tree"]')).toHaveLength(0);

@@ -9,6 +9,8 @@ import { viewer } from '../viewer.js';
 const REVIEW_WORDS: Record<string, string> = { none: 'not reviewed', queued: 'queued for review', running: 'being reviewed', failed: 'review failed' };
 const reviewText = (r: { status: string; accuracyWhite: number | null; accuracyBlack: number | null }) =>
   r.status === 'complete' ? `White ${num(r.accuracyWhite)}, Black ${num(r.accuracyBlack)}` : (REVIEW_WORDS[r.status] ?? r.status);
+/** A PGN date as written (YYYY.MM.DD), its unknown parts dropped: "1889.??.??" → "1889". */
+const pgnDate = (d: string | null) => (d ? d.replace(/(\.\?\?)+$/, '').replace(/^\?\?\?\?.*$/, '') : '');
 const players = (g: { white: string | null; black: string | null }) => `${g.white ?? '?'} – ${g.black ?? '?'}`;
 
 /** The study collection: each game opens on the board; upload a PGN, request its review, delete it. */
@@ -16,7 +18,7 @@ export async function studyPage(main: HTMLElement): Promise<void> {
   const data = await api('/api/v1/me/study');
   const status = h('p', { 'aria-live': 'polite', class: 'muted' });
   const area = h('textarea', { rows: 8, cols: 70, name: 'pgn', 'aria-label': 'PGN to upload', placeholder: '[Event "…"]\n1. e4 e5 …' });
-  const form = h('form', {}, h('h2', {}, 'Upload a game'), h('p', { class: 'muted' }, 'A PGN with your comments: each comment becomes a note beside its move.'), area, h('button', { type: 'submit' }, 'Upload'), status);
+  const form = h('form', { class: 'card' }, h('h2', {}, 'Upload a game'), h('p', { class: 'muted' }, 'A PGN with your comments: each comment becomes a note beside its move.'), area, h('button', { type: 'submit' }, 'Upload'), status);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     try {
@@ -37,13 +39,14 @@ export async function studyPage(main: HTMLElement): Promise<void> {
   };
   main.append(
     h('h1', {}, 'Study'),
+    h('p', { class: 'muted' }, 'Games to learn from, with your notes: open one to step through it on the board.'),
     data.games.length
       ? table(
           ['Game', 'Event', 'Date', 'Result', 'Opening', 'Notes', 'Review', ''],
           data.games.map((g: any) => [
             link(`/study/${encodeURIComponent(g.id)}`, players(g)),
             g.event ?? '',
-            g.date ?? '',
+            pgnDate(g.date),
             g.result ?? '',
             g.opening?.name ?? '',
             g.notesCount ? String(g.notesCount) : '—',
@@ -52,7 +55,7 @@ export async function studyPage(main: HTMLElement): Promise<void> {
               'span',
               { class: 'actions' },
               g.review.status === 'none' || g.review.status === 'failed'
-                ? h('button', { type: 'button', onclick: act(() => api(`/api/v1/me/study/${encodeURIComponent(g.id)}/review`, { method: 'POST', body: {} })) }, 'Review')
+                ? h('button', { type: 'button', onclick: act(() => api(`/api/v1/me/study/${encodeURIComponent(g.id)}/review`, { method: 'POST', body: {} })) }, 'Analyse')
                 : null,
               h('button', { type: 'button', class: 'danger', onclick: act(() => (confirm('Delete this study game?') ? api(`/api/v1/me/study/${encodeURIComponent(g.id)}`, { method: 'DELETE' }) : Promise.resolve(null))) }, 'Delete'),
             ),
@@ -121,7 +124,7 @@ export async function studyGamePage(main: HTMLElement, params: Record<string, st
   append(main, [
     h('p', { class: 'crumb' }, link('/study', '← Study')),
     h('h1', {}, players(g)),
-    h('p', { class: 'muted' }, [g.event, g.date, g.result, g.opening?.name].filter(Boolean).join(' · '), notes.size ? ` · ${notes.size === 1 ? 'one note' : `${notes.size} notes`}` : ''),
+    h('p', { class: 'muted' }, [g.event, pgnDate(g.date), g.result, g.opening?.name].filter(Boolean).join(' · '), notes.size ? ` · ${notes.size === 1 ? 'one note' : `${notes.size} notes`}` : ''),
     h('div', { class: 'game study-game' }, view.boardColumn, h('div', { class: 'side' }, reviewBox, view.moveList)),
     graph ? h('section', {}, h('h2', {}, 'Evaluation'), graph.svg) : null,
   ]);
