@@ -94,3 +94,13 @@ export function moveLine(line: string | readonly string[], startPly = 0): HTMLEl
   const pairs = movePairs(line, startPly);
   return h('span', { class: 'line' }, ...(pairs.length ? pairs.flatMap((p, i) => [i ? ' ' : '', h('span', { class: 'pair' }, p)]) : ['the start']));
 }
+
+/** A line as a breadcrumb: Start, then each move ("1.e4", "e5", "2.Nf3"), each going back to the position after it. */
+export function lineCrumbs(sans: readonly string[], onPick: (moves: string) => void, attrs: Attrs = {}): HTMLElement {
+  return h(
+    'p',
+    { class: 'crumbs', ...attrs },
+    h('button', { type: 'button', class: 'link', onclick: () => onPick('') }, 'Start'),
+    ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => onPick(sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
+  );
+}

@@ -18,6 +18,9 @@ export function evalText(e: { type: string; value: number; pawns?: number | null
   return `${p > 0 ? '+' : ''}${p.toFixed(2)}`;
 }
 
+/** An evaluation after a move is in the side-to-move frame (after White's move, Black's): turned to White's. */
+export const whiteFrame = <E extends { value: number } | null | undefined>(e: E, sign: 1 | -1): E => (e ? { ...e, value: e.value * sign } : e);
+
 /**
  * White's winning chances (0–100) from an evaluation in White's frame: lichess's curve
  * (modules/analyse/src/main/WinPercent.scala: 50 + 50·(2/(1+e^(−0.00368208·cp)) − 1),

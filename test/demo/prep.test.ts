@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PlayerReport, Repertoire } from '../../schemas/prep.js';
@@ -8,24 +6,19 @@ import { DEMO_SCOUT } from '../../src/demo/prep.js';
 import { loadRepertoire, ownScout, playerReport, readPlayer, scoutRuns } from '../../src/services/prep/index.js';
 import type { PersonalCtx } from '../../src/context.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 
 // The demo's preparation (issue 39): a made-up scouted player and a repertoire of each colour, made
 // through the prep services, marked demo, never fetched, the same for the same seed.
 
-let hits: string[] = [];
-let server: Server;
-let base: string;
+// Stands in for the sites: a demo must make no request to them.
+let source: FixtureServer;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    hits.push(req.url ?? '');
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  source = await startFixtureServer();
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => source.close());
 
-const demoApp = (): TestApp => makeTestApp({ now: '2026-11-21T12:00:00Z', env: { CFP_CHESSCOM_URL: base, CFP_LICHESS_URL: base, CFP_ECF_URL: base } });
+const demoApp = (): TestApp => makeTestApp({ now: '2026-11-21T12:00:00Z', env: { CFP_CHESSCOM_URL: source.url, CFP_LICHESS_URL: source.url, CFP_ECF_URL: source.url } });
 
 /** The scouted player's stored games, oldest first, as plain rows. */
 function scoutGames(app: TestApp) {
@@ -38,7 +31,7 @@ describe('the demo’s preparation', () => {
     try {
       const { user } = await seedDemo(app.deps, { games: 40, seed: 4, log: () => {} });
       const ctx = { ...app.deps, user, caller: { surface: 'rest' as const, key: 'test' } } as unknown as PersonalCtx;
-      hits = [];
+      source.requests.length = 0;
       const report = PlayerReport.parse(playerReport(ctx, ownScout(ctx, DEMO_SCOUT.provider, DEMO_SCOUT.username)));
       expect(report.scout).toMatchObject({ provider: 'siteB', username: 'demo-rival', state: 'demo', games: 140 });
       expect(report.scout.message).toMatch(/made-up player, not a real account, never fetched/);
@@ -47,7 +40,7 @@ describe('the demo’s preparation', () => {
       expect(scoutRuns(ctx).start(user.id, 'siteB', 'demo-rival').state).toBe('demo');
       expect(readPlayer(ctx, 'siteB', 'demo-rival').scout.state).toBe('demo');
       await scoutRuns(ctx).settled(user.id, 'siteB', 'demo-rival');
-      expect(hits).toEqual([]);
+      expect(source.requests).toEqual([]);
       for (const colour of ['white', 'black'] as const) {
         const rep = Repertoire.parse(loadRepertoire(ctx, colour).repertoire);
         expect(rep.source).toBe('demo');

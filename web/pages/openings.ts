@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { board } from '../board.js';
-import { clear, h, link, moveLine } from '../dom.js';
+import { clear, h, lineCrumbs, link, moveLine } from '../dom.js';
 import { count, day, num, pct, signed, wdl } from '../format.js';
 import { replay } from '../positions.js';
 import { currentGeneration, isCurrent } from '../router.js';
@@ -54,12 +54,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     const positions = replay(sans);
     const last = positions[positions.length - 1];
     // The line as a breadcrumb: each move goes back to the position after it.
-    const crumbs = h(
-      'p',
-      { class: 'crumbs', 'data-testid': 'tree-line' },
-      h('button', { type: 'button', class: 'link', onclick: () => void show(c, '') }, 'Start'),
-      ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => void show(c, sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
-    );
+    const crumbs = lineCrumbs(sans, (m) => void show(c, m), { 'data-testid': 'tree-line' });
     const next = node.nextMoves.length
       ? treeTable(
           node.nextMoves.map((m: any) => [

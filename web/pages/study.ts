@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { evalGraph } from '../charts.js';
 import { append, h, link, table } from '../dom.js';
-import { evalText, num, whiteWinChances } from '../format.js';
+import { evalText, num, whiteFrame, whiteWinChances } from '../format.js';
 import { pgnMoves, replay } from '../positions.js';
 import { navigate } from '../router.js';
 import { viewer } from '../viewer.js';
@@ -67,8 +67,6 @@ export async function studyPage(main: HTMLElement): Promise<void> {
   );
 }
 
-/** evalAfter is in the side-to-move frame (after White's move, Black's): turned to White's. */
-const whiteFrame = (e: any, sign: 1 | -1) => (e ? { ...e, value: e.value * sign } : e);
 
 /** A study game on the shared viewer: its moves, the owner's notes beside them, its analysis once reviewed. */
 export async function studyGamePage(main: HTMLElement, params: Record<string, string>): Promise<void> {

@@ -1,6 +1,6 @@
 import { api } from '../../api.js';
 import { board } from '../../board.js';
-import { clear, h, moveLine } from '../../dom.js';
+import { clear, h, lineCrumbs, moveLine } from '../../dom.js';
 import { count, pct, wdl } from '../../format.js';
 import { replay } from '../../positions.js';
 
@@ -21,12 +21,7 @@ export function scoutTree(provider: string, username: string): { el: HTMLElement
     const sans: string[] = t.moves;
     const positions = replay(sans);
     const last = positions[positions.length - 1];
-    const crumbs = h(
-      'p',
-      { class: 'crumbs', 'data-testid': 'scout-line' },
-      h('button', { type: 'button', class: 'link', onclick: () => void show(colour, '') }, 'Start'),
-      ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', onclick: () => void show(colour, sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
-    );
+    const crumbs = lineCrumbs(sans, (m) => void show(colour, m), { 'data-testid': 'scout-line' });
     const moveNo = (n: number) => (n % 2 === 0 ? `${n / 2 + 1}.` : `${Math.ceil(n / 2)}…`);
     const next = t.nextMoves.length
       ? h(
