@@ -13,7 +13,7 @@ import { createUser } from '../../src/services/accounts/accounts.js';
 import { insertGames, movesColumns } from '../../src/services/games/gameWriter.js';
 import { bulkReview } from '../../src/services/review/bulk.js';
 import { openStore, storeFile, type Store } from '../../src/store/db.js';
-import { games, ownerReviews, rateBuckets, reviewJobs } from '../../src/store/schema/index.js';
+import { analyses, games, rateBuckets, reviewJobs } from '../../src/store/schema/index.js';
 
 // Stand-in engines (test/fixtures/uci): one answers every search at once; one dies on every search.
 const quick = fileURLToPath(new URL('../fixtures/uci/hanging-engine.mjs', import.meta.url));
@@ -70,7 +70,7 @@ async function run(...args: string[]) {
 function reviewedSourceIds(): string[] {
   const store = openStore(storeFile(dir));
   try {
-    const keys = new Set(store.db.select().from(ownerReviews).all().map((r) => r.movesKey));
+    const keys = new Set(store.db.select().from(analyses).all().map((r) => r.movesKey));
     return store.db.select().from(games).all().filter((g) => keys.has(g.movesKey!)).map((g) => g.sourceId).sort();
   } finally {
     store.close();

@@ -180,8 +180,8 @@ function reviewQueue(q: any, reviewed: number): HTMLElement {
     h('p', {}, link('/games?reviewed=yes', `${count(reviewed, 'game')} reviewed`), ` · ${q.queued} queued · ${q.running} running${q.failedRecently?.length ? ` · ${q.failedRecently.length} failed` : ''}`),
     q.active.length
       ? table(
-          ['Game', 'Status', 'Place in queue', 'Queued at'],
-          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [name(j), j.status, j.position, when(j.createdAt)]),
+          ['Game', 'Status', 'Reviewed by', 'Place in queue', 'Queued at'],
+          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [name(j), j.status, j.worker ?? '—', j.position, when(j.createdAt)]),
           undefined,
           true,
         )
