@@ -104,3 +104,8 @@ export function lineCrumbs(sans: readonly string[], onPick: (moves: string) => v
     ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => onPick(sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
   );
 }
+
+/** A server's sentence whose `backticked` parts are commands: those become <code> (as text), the rest plain text. */
+export function prose(text: string): Array<Node | string> {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? h('code', {}, part) : part));
+}
