@@ -49,13 +49,13 @@ export const ScoutInput = z
 const Colour = z.enum(['white', 'black']);
 export const ColourInput = z.object({ colour: Colour.describe('white or black') }).strict();
 
-export const ScoutState = z.enum(['never-fetched', 'queued', 'fetching', 'ok', 'error']);
+export const ScoutState = z.enum(['never-fetched', 'queued', 'fetching', 'ok', 'error', 'demo']);
 
 export const ScoutStatus = z
   .object({
     provider: z.enum(SCOUT_PROVIDERS).describe('siteA (chess.com) or siteB (lichess)'),
     username: z.string().describe('Lower-cased username'),
-    state: ScoutState.describe('queued/fetching while a fetch runs; ok after the last one finished; error with message when it failed'),
+    state: ScoutState.describe('queued/fetching while a fetch runs; ok after the last one finished; error with message when it failed; demo: a made-up player of the demo store, never fetched'),
     message: z.string().nullable().describe('Why the last fetch failed, or a note on it; null when none'),
     fetchedAt: z.string().nullable().describe('When the last fetch finished (ISO 8601), null before the first'),
     games: z.number().int().describe('Games stored for this player'),
@@ -157,7 +157,7 @@ export const RepertoireInput = z
 
 export const Repertoire = z.object({
   colour: Colour,
-  source: z.enum(['pgn', 'lines', 'study']),
+  source: z.enum(['pgn', 'lines', 'study', 'demo']).describe('What it was declared from; demo: made up by the demo store (declaring one replaces it)'),
   studyGameId: z.string().nullable(),
   updatedAt: z.string(),
   positions: z.number().int().describe('Positions the repertoire reaches'),

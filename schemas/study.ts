@@ -75,3 +75,24 @@ export const DeleteStudyResult = z
     notesDeleted: z.number().int().describe('Per-ply notes removed with it'),
   })
   .describe('Deletion outcome; the shared engine analysis and PGN text are kept');
+
+/** One study game as the dashboard opens it (GET /api/v1/settings/study/{id}; not an MCP tool: list_study_games and get_game_analysis cover it for agents). */
+export const StudyGameView = z
+  .object({
+    game: StudyGame,
+    pgn: z.string().describe('The PGN as first uploaded (variations and comments kept)'),
+    notes: z.array(z.object({ ply: z.number().int().describe('0: before the first move'), text: z.string() })).describe('The owner’s notes, by ply'),
+    plies: z
+      .array(
+        z.object({
+          ply: z.number().int(),
+          colour: z.enum(['white', 'black']),
+          classification: z.string().describe('The review’s classification of the move'),
+          evalAfter: z.object({ type: z.enum(['cp', 'mate']), value: z.number() }).nullable().describe('Evaluation after the move, side to move’s frame'),
+          isBestMove: z.boolean(),
+          bestMove: z.string().nullable().describe('The engine’s move (SAN) when it differs'),
+        }),
+      )
+      .describe('The stored review, one entry per ply; empty until the analysis completes'),
+  })
+  .describe('A study game with its moves, notes and analysis');

@@ -1,6 +1,8 @@
 // The one way the dashboard makes elements. Text always goes in through textContent (never
 // innerHTML), so every value from a source (opponent names, events, PGN comments) renders as text.
 
+import { label, movePairs, plain } from './format.js';
+
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
@@ -58,22 +60,22 @@ export function table(headers: string[], rows: Child[][], rowAttrs?: (i: number)
   );
 }
 
-/** Any JSON value as nested definition lists and tables: every leaf is text. */
+/** Any JSON value as nested definition lists and tables: every leaf is text, keys in words, figures rounded (format.ts). */
 export function dataView(value: unknown, depth = 0): Node {
   if (value === null || value === undefined) return document.createTextNode('—');
-  if (typeof value !== 'object') return document.createTextNode(String(value));
+  if (typeof value !== 'object') return document.createTextNode(plain(value));
   if (Array.isArray(value)) {
     if (value.length === 0) return document.createTextNode('none');
     if (value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) {
       const keys = [...new Set(value.flatMap((v) => Object.keys(v as object)))];
       return table(
-        keys,
+        keys.map(label),
         value.map((v) => keys.map((k) => dataView((v as Record<string, unknown>)[k], depth + 1))),
       );
     }
-    return document.createTextNode(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', '));
+    return document.createTextNode(value.map((v) => (typeof v === 'object' ? '…' : plain(v))).join(', '));
   }
-  return h('dl', { class: depth ? 'data nested' : 'data' }, ...Object.entries(value as object).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, dataView(v, depth + 1))]));
+  return h('dl', { class: depth ? 'data nested' : 'data' }, ...Object.entries(value as object).flatMap(([k, v]) => [h('dt', {}, label(k)), h('dd', {}, dataView(v, depth + 1))]));
 }
 
 /** Copies text with the Clipboard API, falling back to selecting it for the user. */
@@ -85,4 +87,25 @@ export async function copyText(text: string, button: HTMLButtonElement): Promise
     button.textContent = 'Select and copy';
   }
   setTimeout(() => (button.textContent = 'Copy'), 2000);
+}
+
+/** A line of moves that wraps only between move pairs ("1. e4 e5" stays together). */
+export function moveLine(line: string | readonly string[], startPly = 0): HTMLElement {
+  const pairs = movePairs(line, startPly);
+  return h('span', { class: 'line' }, ...(pairs.length ? pairs.flatMap((p, i) => [i ? ' ' : '', h('span', { class: 'pair' }, p)]) : ['the start']));
+}
+
+/** A line as a breadcrumb: Start, then each move ("1.e4", "e5", "2.Nf3"), each going back to the position after it. */
+export function lineCrumbs(sans: readonly string[], onPick: (moves: string) => void, attrs: Attrs = {}): HTMLElement {
+  return h(
+    'p',
+    { class: 'crumbs', ...attrs },
+    h('button', { type: 'button', class: 'link', onclick: () => onPick('') }, 'Start'),
+    ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => onPick(sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
+  );
+}
+
+/** A server's sentence whose `backticked` parts are commands: those become <code> (as text), the rest plain text. */
+export function prose(text: string): Array<Node | string> {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? h('code', {}, part) : part));
 }

@@ -18,6 +18,9 @@ export function evalText(e: { type: string; value: number; pawns?: number | null
   return `${p > 0 ? '+' : ''}${p.toFixed(2)}`;
 }
 
+/** An evaluation after a move is in the side-to-move frame (after White's move, Black's): turned to White's. */
+export const whiteFrame = <E extends { value: number } | null | undefined>(e: E, sign: 1 | -1): E => (e ? { ...e, value: e.value * sign } : e);
+
 /**
  * White's winning chances (0–100) from an evaluation in White's frame: lichess's curve
  * (modules/analyse/src/main/WinPercent.scala: 50 + 50·(2/(1+e^(−0.00368208·cp)) − 1),
@@ -31,3 +34,76 @@ export function whiteWinChances(e: { type: string; value: number } | null | unde
 }
 
 export const CLASS_MARK: Record<string, string> = { brilliant: '!!', great: '!', best: '★', good: '', inaccuracy: '?!', mistake: '?', miss: '×', blunder: '??' };
+
+// ── The shared formatter: every figure and label a page shows goes through these, so no page
+// prints a camelCase key, a float of many decimals or a bare true/false (issue 39).
+
+/** A figure for people: at most `digits` decimals (default one), trailing zeros dropped; '—' when missing. */
+export function num(n: number | null | undefined, digits = 1): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  const f = 10 ** digits;
+  const r = Math.round(n * f) / f;
+  return String(Object.is(r, -0) ? 0 : r);
+}
+
+/** A percentage, from 0–100 (or from a 0–1 share with `share`), one decimal at most. */
+export function pct(n: number | null | undefined, share = false): string {
+  return n === null || n === undefined || !Number.isFinite(n) ? '—' : `${num(share ? n * 100 : n)}%`;
+}
+
+/** A rating: whole. */
+export const rating = (n: number | null | undefined) => (n === null || n === undefined ? '—' : String(Math.round(n)));
+
+/** A change with its sign (+12, −3, 0). */
+export function signed(n: number | null | undefined, digits = 0): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  const t = num(Math.abs(n), digits);
+  return t === '0' ? '0' : `${n > 0 ? '+' : '−'}${t}`;
+}
+
+export const yesNo = (b: boolean | null | undefined) => (b ? 'yes' : 'no');
+
+/** "3 games", "1 game". */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const TIME_CLASS_NAMES: Record<string, string> = { ultraBullet: 'ultrabullet', bullet: 'bullet', blitz: 'blitz', rapid: 'rapid', classical: 'classical', daily: 'daily', correspondence: 'correspondence', standard: 'standard (over the board)' };
+export const timeClassName = (t: string | null | undefined) => (t ? (TIME_CLASS_NAMES[t] ?? words(t)) : '—');
+
+/** A camelCase or snake_case key as words: "excessErrors" → "excess errors", "hanging_piece" → "hanging piece". */
+export function words(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase()
+    .trim();
+}
+
+/** A label in words with a capital first letter, for headings and table headers. */
+export const label = (key: string) => {
+  const w = words(key);
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
+/** W–D–L on one line (non-breaking dashes: "116–17–93" never wraps). */
+export const wdl = (r: { win: number; draw: number; loss: number }) => `${r.win}\u2060–\u2060${r.draw}\u2060–\u2060${r.loss}`;
+
+/** Space-separated SAN from move 1 as numbered move pairs (["1. e4 e5", "2. Nf3"]), from a given ply offset. */
+export function movePairs(line: string | readonly string[], startPly = 0): string[] {
+  const sans = typeof line === 'string' ? line.split(/\s+/).filter(Boolean) : [...line];
+  const pairs: string[] = [];
+  sans.forEach((san, i) => {
+    const ply = startPly + i;
+    if (ply % 2 === 0) pairs.push(`${ply / 2 + 1}. ${san}`);
+    else if (i === 0) pairs.push(`${Math.ceil(ply / 2)}… ${san}`);
+    else pairs[pairs.length - 1] += ` ${san}`;
+  });
+  return pairs;
+}
+
+/** Any value as a person reads it: numbers rounded, booleans as yes/no, missing as '—'. */
+export function plain(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') return yesNo(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : num(v, 2);
+  return String(v);
+}

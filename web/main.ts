@@ -1,6 +1,7 @@
 import { api, ApiFailure, whenSignedOut } from './api.js';
 import { clear, h, link } from './dom.js';
-import { coachingPage, studyPage } from './pages/coaching.js';
+import { coachingPage } from './pages/coaching.js';
+import { studyGamePage, studyPage } from './pages/study.js';
 import { gamePage } from './pages/game.js';
 import { gamesPage } from './pages/games.js';
 import { insightsPage } from './pages/insights.js';
@@ -22,6 +23,7 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/openings$/, openingsPage, 'Openings'],
   [/^\/insights$/, insightsPage, 'Insights'],
   [/^\/study$/, studyPage, 'Study'],
+  [/^\/study\/(?<id>[^/]+)$/, studyGamePage, 'Study game'],
   [/^\/coaching$/, coachingPage, 'Coaching'],
   [/^\/library$/, libraryPage, 'Library'],
   [/^\/library\/(?<slug>[^/]+)$/, libraryGamePage, 'Library game'],

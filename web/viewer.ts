@@ -21,6 +21,8 @@ export interface ViewerOptions {
   classification?: (ply: number) => string | undefined;
   /** What to say about the ply shown, under the board. */
   describe?: (ply: number, pos: Position) => Array<Node | string>;
+  /** A note on a ply (a study game's comments), shown in the move list under its move pair; ply 0 above the first move. */
+  note?: (ply: number) => string | undefined;
   /** Called after every move to a new ply (the evaluation graph follows it). */
   onPly?: (ply: number) => void;
 }
@@ -49,6 +51,12 @@ export function viewer(positions: Position[], opts: ViewerOptions = {}): Viewer 
   const moveCells: HTMLElement[] = [];
   const list = h('ol', { class: 'moves', 'data-testid': 'move-list' });
   const used = new Set<string>();
+  const noteRow = (ply: number) => {
+    const text = opts.note?.(ply);
+    return text ? h('li', { class: 'note', 'data-testid': 'move-note', 'data-ply': ply }, h('button', { type: 'button', class: 'note-text', onclick: () => go(ply) }, text)) : null;
+  };
+  const before = noteRow(0);
+  if (before) list.append(before);
   for (let i = 1; i < positions.length; i += 2) {
     // The move number from the ply (a game from a set-up position with Black to move starts at an even ply).
     const li = h('li', {}, h('span', { class: 'num' }, `${Math.ceil(positions[i].ply / 2)}${positions[i].ply % 2 ? '.' : '…'}`));
@@ -61,6 +69,10 @@ export function viewer(positions: Position[], opts: ViewerOptions = {}): Viewer 
       li.append(cell);
     }
     list.append(li);
+    for (const p of [positions[i], positions[i + 1]]) {
+      const row = p ? noteRow(p.ply) : null;
+      if (row) list.append(row);
+    }
   }
 
   function go(n: number): void {

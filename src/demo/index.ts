@@ -3,6 +3,7 @@ import type { AppDeps, User } from '../context.js';
 import { createUser } from '../services/accounts/index.js';
 import { seedCoaching } from './coaching.js';
 import { seedGames } from './games.js';
+import { seedPrep } from './prep.js';
 import { seedDemoPuzzles } from './puzzles.js';
 import { seedDemoReports } from './reports.js';
 import { seedReviews } from './reviews.js';
@@ -11,7 +12,8 @@ import { seededRandom } from './rng.js';
 import type { DemoSeeder } from './seeder.js';
 
 /** Seeders in order: games first, everything else builds on them. */
-const SEEDERS: DemoSeeder[] = [seedGames, seedDemoPuzzles, seedStudy, seedCoaching, seedDemoReports, seedReviews];
+// seedPrep comes last: it draws from the same random stream, so the seeders before it keep their data.
+const SEEDERS: DemoSeeder[] = [seedGames, seedDemoPuzzles, seedStudy, seedCoaching, seedDemoReports, seedReviews, seedPrep];
 
 export interface DemoOptions {
   games?: number;

@@ -33,7 +33,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** The client-side routes (web/main.ts): each serves the same HTML shell. */
-const PAGES = ['/', '/games', '/games/:id', '/openings', '/insights', '/study', '/coaching', '/library', '/library/:slug', '/tournaments', '/prep', '/settings'];
+const PAGES = ['/', '/games', '/games/:id', '/openings', '/insights', '/study', '/study/:id', '/coaching', '/library', '/library/:slug', '/tournaments', '/prep', '/settings'];
 
 function securityHeaders(res: Response): void {
   res.set({

@@ -258,6 +258,7 @@ describe('documents and pages', () => {
       '/api/v1/settings/session',
       '/api/v1/settings/sessions',
       '/api/v1/settings/sessions/{id}',
+      '/api/v1/settings/study/{id}',
       '/api/v1/settings/sync',
       '/api/v1/settings/tokens',
       '/api/v1/settings/tokens/{id}',

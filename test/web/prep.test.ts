@@ -64,15 +64,17 @@ describe.skipIf(!chromium)('the Prep page in Chromium', { timeout: 60_000 }, () 
     await page.waitForSelector('[data-testid="tree-move"]');
     // As White: e4 in 3 of 4 games (75%), d4 in 1 (25%).
     const rows = () => page.$$eval('[data-testid="scout-tree"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    // Columns: their move, games, share, W–D–L (kept on one line by word joiners), their score.
+    const wdl = (w: number, d: number, l: number) => `${w}\u2060–\u2060${d}\u2060–\u2060${l}`;
     expect(await rows()).toEqual([
-      ['e4', '3', '75', '50', '1/1/1'],
-      ['d4', '1', '25', '100', '1/0/0'],
+      ['1.e4', '3', '75%', wdl(1, 1, 1), '50%'],
+      ['1.d4', '1', '25%', wdl(1, 0, 0), '100%'],
     ]);
     await page.click('[data-testid="tree-move"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="scout-tree"] p')?.textContent?.includes('After e4'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="scout-line"]')?.textContent?.includes('1.e4'));
     expect((await rows()).map((r) => [r[0], r[2]])).toEqual([
-      ['c5', '66.7'],
-      ['e5', '33.3'],
+      ['1…c5', '66.7%'],
+      ['1…e5', '33.3%'],
     ]);
 
     const other = await signedIn(bob.user.id);

@@ -1,13 +1,11 @@
 import { api } from '../api.js';
 import { evalGraph } from '../charts.js';
 import { append, h } from '../dom.js';
-import { day, evalText, providerName, when, whiteWinChances } from '../format.js';
+import { day, evalText, providerName, when, whiteFrame, whiteWinChances } from '../format.js';
 import { isCurrent, currentGeneration, navigate } from '../router.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
 import { viewer } from '../viewer.js';
 
-/** evalAfter is in the side-to-move frame (after White's move, Black's): turn it to White's. */
-const whiteFrame = (e: any, sign: 1 | -1) => (e ? { ...e, value: e.value * sign } : e);
 
 /** Every analysed ply: get_game_analysis pages through at most 120 plies a call. */
 async function allPlies(id: string): Promise<any[]> {

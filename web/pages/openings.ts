@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { board } from '../board.js';
-import { clear, h, link, table } from '../dom.js';
-import { day } from '../format.js';
+import { clear, h, lineCrumbs, link, moveLine } from '../dom.js';
+import { count, day, num, pct, signed, wdl } from '../format.js';
 import { replay } from '../positions.js';
 import { currentGeneration, isCurrent } from '../router.js';
 import { addPeersColumn, peersCard, type PeersView } from './peers.js';
@@ -20,6 +20,9 @@ function treeTable(rows: Array<Array<Node | string | number>>): HTMLTableElement
   );
 }
 
+// Problem lines: the line (with its colour and games link), then the figures; baseline and drop give way on a phone.
+const PROBLEM_COLUMNS: Array<[string, boolean]> = [['Line', false], ['Games', false], ['W–D–L', false], ['Score', false], ['Your usual', true], ['Below usual', true]];
+
 /** Games with this colour whose moves start with the line, for the list under the tree. */
 const gamesQuery = (colour: Colour, line: string) => ({ colour, ...(line ? { lineMoves: line } : {}) });
 
@@ -36,7 +39,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
   if (!isCurrent(g)) return;
 
   const tree = h('div', { class: 'tree', 'data-testid': 'opening-tree' });
-  const colourButtons = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `tree-${c}`, onclick: () => void show(c, '') }, `As ${c}`));
+  const colourButtons = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `tree-${c}`, onclick: () => void show(c, '') }, c === 'white' ? 'As White' : 'As Black'));
 
   async function show(c: Colour, moves: string): Promise<void> {
     const [node, list, peers] = await Promise.all([
@@ -54,21 +57,16 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     const positions = replay(sans);
     const last = positions[positions.length - 1];
     // The line as a breadcrumb: each move goes back to the position after it.
-    const crumbs = h(
-      'p',
-      { class: 'crumbs', 'data-testid': 'tree-line' },
-      h('button', { type: 'button', class: 'link', onclick: () => void show(c, '') }, 'Start'),
-      ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => void show(c, sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
-    );
+    const crumbs = lineCrumbs(sans, (m) => void show(c, m), { 'data-testid': 'tree-line' });
     const next = node.nextMoves.length
       ? treeTable(
           node.nextMoves.map((m: any) => [
             h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(c, m.lineMoves) }, `${sans.length % 2 === 0 ? `${sans.length / 2 + 1}.` : `${Math.ceil(sans.length / 2)}…`}${m.san}`),
             m.games,
-            `${m.win}–${m.draw}–${m.loss}`,
-            `${m.score}%`,
-            m.averageAccuracy.average ?? '—',
-            m.averageEvalAfter.pawns === null ? '—' : `${m.averageEvalAfter.pawns > 0 ? '+' : ''}${m.averageEvalAfter.pawns}`,
+            wdl(m),
+            pct(m.score),
+            num(m.averageAccuracy.average),
+            m.averageEvalAfter.pawns === null ? '—' : signed(m.averageEvalAfter.pawns, 2),
           ]),
         )
       : h('p', { class: 'muted' }, node.games ? 'No game of yours goes on from here.' : 'None of your games reached this position.');
@@ -77,7 +75,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     const games = h(
       'div',
       { 'data-testid': 'tree-games', 'data-total': list.total },
-      h('h3', {}, `${list.total} game(s) as ${c}${moves ? ' with this line' : ''}`, !moves && list.total > node.games ? h('span', { class: 'muted' }, ` (${list.total - node.games} without recorded moves)`) : null),
+      h('h3', {}, `${count(list.total, 'game')} as ${c === 'white' ? 'White' : 'Black'}${moves ? ' with this line' : ''}`, !moves && list.total > node.games ? h('span', { class: 'muted' }, ` (${list.total - node.games} without recorded moves)`) : null),
       list.games.length
         ? h('ul', { class: 'tree-games' }, ...list.games.slice(0, 8).map((x: any) => h('li', { 'data-testid': 'tree-game' }, link(`/games/${encodeURIComponent(x.id)}`, `${day(x.playedAt)} · ${x.result} vs ${x.opponent}`), x.opening ? h('span', { class: 'muted' }, ` · ${x.opening}`) : null)))
         : null,
@@ -86,7 +84,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     clear(tree);
     tree.append(
       crumbs,
-      h('div', { class: 'tree-body' }, h('div', { class: 'tree-board' }, board(last.fen, { orientation: c, lastMove: last.uci, label: moves ? `position after ${moves}` : 'start position' })), h('div', { class: 'tree-next' }, h('p', { class: 'muted' }, `${node.games} game(s) reached this position · score ${node.score ?? '—'}%${node.endedHere ? ` · ${node.endedHere} end here` : ''}`), next)),
+      h('div', { class: 'tree-body' }, h('div', { class: 'tree-board' }, board(last.fen, { orientation: c, lastMove: last.uci, label: moves ? `position after ${moves}` : 'start position' })), h('div', { class: 'tree-next' }, h('p', { class: 'muted' }, `${count(node.games, 'game')} reached this position · you score ${pct(node.score)}${node.endedHere ? ` · ${node.endedHere} end here` : ''}`), next)),
       games,
     );
   }
@@ -98,17 +96,26 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     h('h2', {}, 'Problem lines'),
     h('p', { class: 'muted' }, problems.rules),
     problems.lines.length
-      ? table(
-          ['As', 'Line', 'Games', 'Score', 'Baseline', 'Drop', 'W–D–L'],
-          problems.lines.map((l: any) => [
-            l.colour,
-            h('span', {}, h('button', { type: 'button', class: 'link', 'data-testid': 'problem-tree', onclick: () => void show(l.colour, l.lineMoves) }, l.lineMoves), ' ', link(`/games?${new URLSearchParams({ lineMoves: l.lineMoves, colour: l.colour })}`, 'games')),
-            l.games,
-            `${l.score}%`,
-            `${l.baseline}%`,
-            l.drop,
-            `${l.win}–${l.draw}–${l.loss}`,
-          ]),
+      ? h(
+          'table',
+          { class: 'problem-table compact' },
+          h('thead', {}, h('tr', {}, ...PROBLEM_COLUMNS.map(([t, opt]) => h('th', { class: opt ? 'opt' : null }, t)))),
+          h(
+            'tbody',
+            {},
+            ...problems.lines.map((l: any) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, h('button', { type: 'button', class: 'link line-link', 'data-testid': 'problem-tree', onclick: () => void show(l.colour, l.lineMoves) }, moveLine(l.lineMoves)), h('span', { class: 'muted' }, ` as ${l.colour === 'white' ? 'White' : 'Black'} · `), link(`/games?${new URLSearchParams({ lineMoves: l.lineMoves, colour: l.colour })}`, 'games')),
+                h('td', { class: 'num' }, l.games),
+                h('td', { class: 'num nowrap' }, wdl(l)),
+                h('td', { class: 'num' }, pct(l.score)),
+                h('td', { class: 'num opt' }, pct(l.baseline)),
+                h('td', { class: 'num opt nowrap' }, `${num(l.drop)} pts`),
+              ),
+            ),
+          ),
         )
       : h('p', {}, 'No problem lines: no opening line scores clearly below your baseline yet.'),
   );

@@ -1,14 +1,14 @@
 import { api } from '../api.js';
 import { legend, lineChart, type Series } from '../charts.js';
 import { clear, h, link, table } from '../dom.js';
-import { day, providerName, when } from '../format.js';
+import { count, day, providerName, timeClassName, when } from '../format.js';
 
 const RANGES = ['30d', '90d', '1y', 'all'] as const;
 
 async function ratingBlock(range: string, width: number): Promise<HTMLElement> {
   const data = await api('/api/v1/me/ratings', { query: { range } });
   const series: Series[] = data.lines.map((l: any) => ({
-    name: `${providerName(l.provider)} ${l.timeClass}`,
+    name: `${providerName(l.provider)} ${timeClassName(l.timeClass)}`,
     points: l.points.map((p: any) => ({ x: Date.parse(p.date), y: p.rating })),
   }));
   return h('div', {}, lineChart(series, { testid: 'rating-chart', label: `ratings, ${range}`, width }), legend(series));
@@ -18,6 +18,16 @@ async function ratingBlock(range: string, width: number): Promise<HTMLElement> {
 function statusText(c: { status: string; statusMessage: string | null }): string {
   if (!c.statusMessage) return c.status;
   return c.statusMessage.toLowerCase().startsWith(c.status.toLowerCase()) ? c.statusMessage : `${c.status}: ${c.statusMessage}`;
+}
+
+/** A sync's outcome per source in words; a demo store's made-up connections are skipped, as `sync` says. */
+function syncOutcome(results: any[], demo: Set<string>): string {
+  const order = ['siteA', 'siteB', 'fed'];
+  const skipped = results.filter((r) => !r.ok && demo.has(r.provider)).sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider));
+  const rest = results.filter((r) => !skipped.includes(r));
+  const lines = rest.map((r) => `${providerName(r.provider)}: ${r.ok ? `${count(r.stored, 'new game')}` : `failed — ${r.error}`}`);
+  if (skipped.length) lines.push(`skipped ${skipped.length === 1 ? 'the demo connection' : `${skipped.length} demo connections`} (${skipped.map((r) => providerName(r.provider)).join(', ')}): made-up accounts, never synced; connect your own in Settings`);
+  return lines.join('; ');
 }
 
 function syncBlock(onDone: () => void): HTMLElement {
@@ -41,9 +51,9 @@ function syncBlock(onDone: () => void): HTMLElement {
     bar.classList.add('hidden');
     button.disabled = false;
     if (run.state === 'done') {
-      status.textContent = run.results.length
-        ? run.results.map((r: any) => `${providerName(r.provider)}: ${r.ok ? `${r.stored} new game(s)` : `failed — ${r.error}`}`).join('; ')
-        : 'nothing to sync: connect a source in Settings';
+      const demo = new Set<string>(((await api('/api/v1/me')).connections as any[]).filter((c) => c.status === 'demo').map((c) => c.provider));
+      status.textContent = run.results.length ? syncOutcome(run.results, demo) : 'nothing to sync: connect a source in Settings';
+      status.classList.toggle('error', run.results.some((r: any) => !r.ok && !demo.has(r.provider)));
       status.setAttribute('data-state', 'done');
       onDone();
     }
@@ -63,10 +73,12 @@ function syncBlock(onDone: () => void): HTMLElement {
 }
 
 export async function overviewPage(main: HTMLElement): Promise<void> {
-  const [profile, report, queue] = await Promise.all([
+  const [profile, report, queue, reviewed] = await Promise.all([
     api('/api/v1/me'),
     api('/api/v1/me/report/latest').catch((e) => ({ error: e.message })),
     api('/api/v1/settings/reviews'),
+    // Reviewed games as the games list counts them (shipped and source reviews too, not only this queue's jobs).
+    api('/api/v1/me/games', { query: { reviewed: 'yes' } }).then((l) => l.total as number),
   ]);
   const connections = h('div', {});
   const drawConnections = async () => {
@@ -102,7 +114,7 @@ export async function overviewPage(main: HTMLElement): Promise<void> {
     h('section', {}, h('h2', {}, 'Sources'), connections, syncBlock(() => void drawConnections())),
     h('section', {}, h('div', { class: 'row' }, h('h2', {}, 'Ratings'), h('label', {}, 'Range ', rangeSelect)), chart),
     h('section', {}, h('h2', {}, 'This week and last'), weeks, weekly(report)),
-    h('section', {}, h('h2', {}, 'Review queue'), reviewQueue(queue)),
+    h('section', {}, h('h2', {}, 'Review queue'), reviewQueue(queue, reviewed)),
   );
 }
 
@@ -156,7 +168,7 @@ function weekly(report: any): HTMLElement {
   );
 }
 
-function reviewQueue(q: any): HTMLElement {
+function reviewQueue(q: any, reviewed: number): HTMLElement {
   const name = (j: any) => {
     const who = j.subject ? `${j.subject.white} – ${j.subject.black}${j.subject.date ? `, ${j.subject.date}` : ''}` : j.subjectKind === 'game' ? 'a deleted game' : 'a deleted study game';
     if (j.subjectKind === 'game' && j.subject) return link(`/games/${encodeURIComponent(j.subjectId)}`, who);
@@ -165,7 +177,7 @@ function reviewQueue(q: any): HTMLElement {
   return h(
     'div',
     { 'data-testid': 'review-queue' },
-    h('p', {}, `${q.complete} reviewed · ${q.queued} queued · ${q.running} running · ${q.failed} failed`),
+    h('p', {}, link('/games?reviewed=yes', `${count(reviewed, 'game')} reviewed`), ` · ${q.queued} queued · ${q.running} running${q.failedRecently?.length ? ` · ${q.failedRecently.length} failed` : ''}`),
     q.active.length
       ? table(
           ['Game', 'Status', 'Reviewed by', 'Place in queue', 'Queued at'],

@@ -1,4 +1,4 @@
-import { h } from '../dom.js';
+import { h, prose } from '../dom.js';
 
 /**
  * The Openings page's "at your level" parts (issue 40), from GET /api/v1/settings/openings/{colour}/peers
@@ -71,7 +71,7 @@ export function peersCard(view: PeersView | null, open: (line: string) => void):
   if (view.level) {
     box.append(h('p', { class: 'muted', 'data-testid': 'peers-level' }, `lichess players rated ${view.level.ratings.join(', ')}+ · ${view.level.speeds.join(', ')} · from ${view.level.from} · ${view.status.cached} of ${view.status.positions} positions`));
   }
-  if (view.status.message) box.append(h('p', { 'data-testid': 'peers-message' }, view.status.message, view.status.progress ? ` (${view.status.progress.done}/${view.status.progress.total})` : ''));
+  if (view.status.message) box.append(h('p', { 'data-testid': 'peers-message' }, ...prose(view.status.message), view.status.progress ? ` (${view.status.progress.done}/${view.status.progress.total})` : ''));
   if (view.findings.length) {
     box.append(
       h(

@@ -31,6 +31,8 @@ import { SMTP_SETUP_HINT, smtpSettingsFrom } from '../../services/reports/index.
 import { reviewQueueStatus } from '../../services/review/index.js';
 import { listWorkerKeys } from '../../services/workers/index.js';
 import { openingTree } from '../../services/stats/index.js';
+import { studyGameView } from '../../services/study/index.js';
+import { StudyGameView } from '../../../schemas/study.js';
 import { peersView } from '../../services/peers/index.js';
 import { PeersInput, PeersView } from '../../../schemas/peers.js';
 import { callCtx } from '../../context.js';
@@ -291,6 +293,19 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     output: OpeningTreeView,
     errors: [400, 401, 403],
     handler: (ctx, input) => openingTree({ ...callCtx(ctx.deps, signedIn(ctx), { surface: 'rest', key: 'settings' }), user: signedIn(ctx) }, input.colour, input.moves ?? ''),
+  }),
+  defineSettingsRoute({
+    operationId: 'settings_study_game',
+    summary: 'One study game with its moves and notes',
+    description:
+      "The dashboard's study game page: the row list_study_games shows, the PGN as uploaded, the owner's notes by ply, and the stored review's per-ply figures once request_study_analysis has completed. 404 for an id the owner does not hold. Not an MCP tool.",
+    method: 'GET',
+    path: '/api/v1/settings/study/{id}',
+    access: 'signed-in',
+    input: IdInput,
+    output: StudyGameView,
+    errors: [400, 401, 403, 404],
+    handler: (ctx, input) => studyGameView({ ...callCtx(ctx.deps, signedIn(ctx), { surface: 'rest', key: 'settings' }), user: signedIn(ctx) }, input.id),
   }),
   defineSettingsRoute({
     operationId: 'settings_opening_peers',

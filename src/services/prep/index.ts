@@ -12,6 +12,7 @@ export { notScouted, ownScout, playerReport, scoutTree } from './player.js';
 export { declareRepertoire, loadRepertoire, removeRepertoire } from './repertoire.js';
 export { ScoutRuns, scoutRuns, setScoutRuns } from './scout.js';
 export { listScouts, removeScout, type ScoutProviderId } from './scoutStore.js';
+export { storeDemoScout } from './demoScout.js';
 
 /** A stored scout older than this is fetched again (incrementally) when an agent reads the player. */
 export const SCOUT_REFRESH_MS = 12 * 3_600_000;
@@ -24,7 +25,7 @@ export const SCOUT_REFRESH_MS = 12 * 3_600_000;
 export function readPlayer(ctx: PersonalCtx, provider: ScoutProviderId, username: string) {
   const runs = scoutRuns(ctx);
   const found = findScout(ctx.store, ctx.user.id, provider, username);
-  const stale = !found || (found.fetchedAt !== null && ctx.clock.now().getTime() - Date.parse(found.fetchedAt) > SCOUT_REFRESH_MS) || found.status === 'never-fetched';
+  const stale = found?.status !== 'demo' && (!found || (found.fetchedAt !== null && ctx.clock.now().getTime() - Date.parse(found.fetchedAt) > SCOUT_REFRESH_MS) || found.status === 'never-fetched');
   if (stale) {
     try {
       runs.start(ctx.user.id, provider, username);

@@ -63,8 +63,9 @@ function studyPgn(ctx: PersonalCtx, id: string): string {
  * or a study game. Its positions are worked out once, here, and stored with it; a PGN that does not
  * replay is a 400 and nothing changes.
  */
-export function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>): z.infer<typeof Repertoire> {
-  const source = input.pgn !== undefined ? 'pgn' : input.lines !== undefined ? 'lines' : 'study';
+export function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>, opts: { demo?: boolean } = {}): z.infer<typeof Repertoire> {
+  // demo: the demo store's made-up repertoire (src/demo/prep.ts), marked so the page can say so.
+  const source = opts.demo ? 'demo' : input.pgn !== undefined ? 'pgn' : input.lines !== undefined ? 'lines' : 'study';
   const text = input.pgn ?? (input.lines ? input.lines.join('\n') : studyPgn(ctx, input.studyGameId!));
   let book: RepertoireBook;
   try {

@@ -77,6 +77,8 @@ export class ScoutRuns {
   start(userId: string, provider: ScoutProviderId, username: string, bounds: { maxGames?: number; months?: number } = {}): Status {
     const existing = findScout(this.deps.store, userId, provider, username);
     if (existing && this.runs.has(existing.id)) return this.statusOf(existing);
+    // A demo store's made-up player is never fetched: the name could be a real stranger's account.
+    if (existing?.status === 'demo') return this.statusOf(existing);
     this.deps.limiter.take('scout', userId);
     const row = ensureScout(this.deps.store, this.deps.clock, userId, provider, username, {
       maxGames: bounds.maxGames ?? existing?.maxGames ?? DEFAULT_MAX_GAMES,

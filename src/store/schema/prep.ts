@@ -20,7 +20,8 @@ export const scouts = sqliteTable(
     months: integer('months').notNull(),
     // Where the next fetch resumes (lichess: newest createdAt; chess.com: months with validators), JSON.
     cursor: text('cursor').notNull().default('{}'),
-    status: text('status', { enum: ['never-fetched', 'ok', 'error'] }).notNull(),
+    // demo: a made-up player of the demo store, never fetched (src/demo/prep.ts).
+    status: text('status', { enum: ['never-fetched', 'ok', 'error', 'demo'] }).notNull(),
     statusMessage: text('status_message'),
     fetchedAt: text('fetched_at'),
     createdAt: text('created_at').notNull(),
@@ -66,7 +67,7 @@ export const repertoires = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     colour: text('colour', { enum: ['white', 'black'] }).notNull(),
-    source: text('source', { enum: ['pgn', 'lines', 'study'] }).notNull(),
+    source: text('source', { enum: ['pgn', 'lines', 'study', 'demo'] }).notNull(),
     studyGameId: text('study_game_id'),
     pgn: text('pgn').notNull(),
     positions: text('positions').notNull(),
