@@ -3,6 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
+/**
+ * Where a browser test writes its screenshots: `docs/img/<name>/`, the committed pictures, under `npm run screenshots`
+ * (CFP_SCREENSHOTS=1); otherwise a folder under the system temporary directory (cfp-screenshots/), so `npm test` leaves
+ * the checkout as it found it while every run still takes the pictures a person can look at.
+ */
+export function screenshotDir(name: string): string {
+  if (process.env.CFP_SCREENSHOTS === '1') return join(import.meta.dirname, '..', '..', 'docs', 'img', name);
+  return join(tmpdir(), 'cfp-screenshots', name);
+}
+
 /** Debian's chromium (never a downloaded browser); CFP_CHROMIUM names another system binary. */
 export function findChromium(): string | null {
   const candidates = [process.env.CFP_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => Boolean(p));

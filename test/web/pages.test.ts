@@ -13,15 +13,15 @@ import type { Listening } from '../../src/http/listen.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 import { rest, startServer } from '../helpers/server.js';
-import { findChromium, launchChromium } from './browser.js';
+import { findChromium, launchChromium, screenshotDir } from './browser.js';
 
 // Issue 39: every page reads like chess for a player. On a fresh demo store in Debian's Chromium, at
 // 360, 390, 1024, 1280 and 1920 px: no element inside a card extends past the card, no visible text
 // is a camelCase key, a float of more than two decimals or a bare true/false, and every tab of the
-// navigation is in view. Screenshots of every page at 1280 and 390 go to docs/img/pages/.
+// navigation is in view. Screenshots of every page at 1280 and 390 go to docs/img/pages/ under `npm run screenshots`, elsewhere to a temporary folder (test/web/browser.ts).
 
 const chromium = findChromium();
-const SHOTS = join(import.meta.dirname, '..', '..', 'docs', 'img', 'pages');
+const SHOTS = screenshotDir('pages');
 const WIDTHS = [360, 390, 1024, 1280, 1920] as const;
 const SHOT_WIDTHS: ReadonlySet<number> = new Set([1280, 390]);
 

@@ -13,14 +13,14 @@ import { fixturePath } from '../helpers/fixtures.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 import { addGames, gameRow } from '../helpers/games.js';
 import { startServer } from '../helpers/server.js';
-import { findChromium, launchChromium } from './browser.js';
+import { findChromium, launchChromium, screenshotDir } from './browser.js';
 
 // The Openings page's "At your level" column and findings (issue 40) in Debian's Chromium, against a
 // local explorer serving lichess's real example answer (test/fixtures/explorer/SOURCE.md). Screenshots at
-// 1280 and 390 px wide go to docs/img/peers/ for a person to look at.
+// 1280 and 390 px wide go to docs/img/peers/ under `npm run screenshots` (a temporary folder otherwise) for a person to look at.
 
 const chromium = findChromium();
-const OUTPUT = join(import.meta.dirname, '..', '..', 'docs', 'img', 'peers');
+const OUTPUT = screenshotDir('peers');
 const LICHESS = readFileSync(fixturePath('explorer', 'lichess.example.json'), 'utf8');
 const SLAV_EXCHANGE = 'rnbqkbnr/pp2pppp/2p5/3P4/3P4/8/PP2PPPP/RNBQKBNR b KQkq';
 const EMPTY = JSON.stringify({ white: 0, draws: 0, black: 0, moves: [], opening: null });
