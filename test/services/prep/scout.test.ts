@@ -210,6 +210,23 @@ describe('scouting a lichess player', () => {
     expect(runs.statusOf(row)).toMatchObject({ state: 'ok', games: 6, lastFetch: { requests: 2 } });
   });
 
+  test("the scout ignores the export's analysis: damaged analysis on every game still stores all six (issue 37, item 6)", async () => {
+    const { ctx } = app.addUser();
+    const damaged = [(g: Record<string, unknown>) => (g.analysis = [null, { eval: '12' }, { judgment: { name: 'Good' } }]), (g: Record<string, unknown>) => (g.analysis = { eval: 3 })];
+    served.splice(
+      0,
+      served.length,
+      ...served.map((l, i) => {
+        const g = JSON.parse(l) as Record<string, unknown> & { players: Record<string, Record<string, unknown>> };
+        damaged[i % 2](g);
+        g.players.white.analysis = { accuracy: 'high' };
+        return JSON.stringify(g);
+      }),
+    );
+    const row = await scout(ctx);
+    expect(runs.statusOf(row)).toMatchObject({ state: 'ok', games: 6 });
+  });
+
   test('a player lichess does not know is an error on the scout, nothing stored', async () => {
     const { ctx } = app.addUser();
     server.route('prefix:/api/games/user/', (_req, res) => void res.writeHead(404).end());
