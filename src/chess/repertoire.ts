@@ -1,6 +1,6 @@
 import { Chess, DEFAULT_POSITION } from 'chess.js';
 import { PgnError, splitPgnGames, tagPair, tokenize } from './pgn.js';
-import { playSan } from './sanReplay.js';
+import { playSan, undoPlayed } from './sanReplay.js';
 import type { Colour } from './types.js';
 
 /**
@@ -138,29 +138,82 @@ export type RepertoireWalk =
       positionKey: string;
     };
 
-/** Plies past the repertoire's deepest line a game is still followed, for a late transposition into it. */
+/**
+ * Plies a game is still followed past its last position in the repertoire, for a transposition back into it
+ * (and past the repertoire's deepest line, for a late one): out of it for longer, it has left for good.
+ */
 export const TRANSPOSITION_SLACK_PLIES = 8;
 
 /**
- * The first move that left the repertoire for good: the game's last position that is in the book
- * (matched by position, so a transposition into it counts as in it), and the move played from there.
- * When that position has no prepared move the repertoire ended rather than was left; when it is the
- * game's last position the game never left it. `sanMoves` are the game's mainline from move 1.
+ * No game is followed past this ply (issue 37: a legal repertoire of 950 repeated knight moves made every game
+ * be replayed to its end). A game still in the repertoire there counts as in it.
  */
-export function walkRepertoire(book: RepertoireBook, colour: Colour, sanMoves: readonly string[]): RepertoireWalk {
-  const board = new Chess();
-  const limit = Math.min(sanMoves.length, book.maxPly + TRANSPOSITION_SLACK_PLIES);
-  let last = 0;
-  let lastKey = START_KEY;
-  for (let i = 0; i < limit; i += 1) {
-    if (typeof playSan(board, sanMoves[i]) === 'string') break; // a stored mainline always replays; be safe
-    const key = positionKey(board.fen());
-    if (book.positions[key]) {
-      last = i + 1;
-      lastKey = key;
+export const MAX_FOLLOWED_PLIES = 80;
+
+interface WalkNode {
+  children: Map<string, WalkNode>;
+  /** Replayed (legal, and followed): `last` and `lastKey` are set. */
+  replayed: boolean;
+  /** The last ply on the path to here whose position is in the book, and that position's key. */
+  last: number;
+  lastKey: string;
+}
+
+const walkNode = (): WalkNode => ({ children: new Map(), replayed: false, last: 0, lastKey: START_KEY });
+
+/**
+ * The first move that left the repertoire for good, for each game: the game's last position that is in the book
+ * (matched by position, so a transposition into it counts as in it), and the move played from there. When that
+ * position has no prepared move the repertoire ended rather than was left; when it is the game's last position the
+ * game never left it. A game is followed while it is at most TRANSPOSITION_SLACK_PLIES past its last position in the
+ * book, to MAX_FOLLOWED_PLIES at most. The games' moves are laid out as a trie and each distinct line is replayed
+ * once, with one board, so 5,000 games sharing their first moves cost one replay of those moves.
+ * `games` are mainlines from move 1, SAN.
+ */
+export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[]>): RepertoireWalk[] {
+  const limit = Math.min(book.maxPly + TRANSPOSITION_SLACK_PLIES, MAX_FOLLOWED_PLIES);
+  const root = walkNode();
+  root.replayed = true;
+  for (const moves of games) {
+    let at = root;
+    for (let i = 0; i < Math.min(moves.length, limit); i += 1) {
+      let next = at.children.get(moves[i]);
+      if (!next) at.children.set(moves[i], (next = walkNode()));
+      at = next;
     }
   }
-  if (last === sanMoves.length) return { status: 'in-repertoire', lastBookPly: last };
+  const board = new Chess();
+  const visit = (n: WalkNode, ply: number) => {
+    for (const [san, child] of n.children) {
+      if (ply + 1 - n.last > TRANSPOSITION_SLACK_PLIES) continue; // out of the book too long: left for good
+      if (typeof playSan(board, san) === 'string') continue; // a stored mainline always replays; be safe
+      const key = positionKey(board.fen());
+      child.replayed = true;
+      if (book.positions[key]) {
+        child.last = ply + 1;
+        child.lastKey = key;
+      } else {
+        child.last = n.last;
+        child.lastKey = n.lastKey;
+      }
+      visit(child, ply + 1);
+      undoPlayed(board);
+    }
+  };
+  visit(root, 0);
+  return games.map((moves) => {
+    let at = root;
+    for (const san of moves) {
+      const next = at.children.get(san);
+      if (!next?.replayed) break;
+      at = next;
+    }
+    return walkFrom(book, colour, moves, at.last, at.lastKey);
+  });
+}
+
+function walkFrom(book: RepertoireBook, colour: Colour, sanMoves: readonly string[], last: number, lastKey: string): RepertoireWalk {
+  if (last === sanMoves.length || last === MAX_FOLLOWED_PLIES) return { status: 'in-repertoire', lastBookPly: last };
   const prepared = Object.keys(book.positions[lastKey].moves);
   if (!prepared.length) return { status: 'repertoire-ended', lastBookPly: last };
   const toMove: Colour = lastKey.split(' ')[1] === 'w' ? 'white' : 'black';
@@ -173,4 +226,9 @@ export function walkRepertoire(book: RepertoireBook, colour: Colour, sanMoves: r
     prepared,
     positionKey: lastKey,
   };
+}
+
+/** One game against a repertoire (walkRepertoireGames). */
+export function walkRepertoire(book: RepertoireBook, colour: Colour, sanMoves: readonly string[]): RepertoireWalk {
+  return walkRepertoireGames(book, colour, [sanMoves])[0];
 }

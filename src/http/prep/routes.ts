@@ -24,7 +24,6 @@ import {
   ownScout,
   playerReport,
   removeRepertoire,
-  removeScout,
   repertoireDeviations,
   scoutRuns,
   scoutTree,
@@ -134,7 +133,7 @@ export const PREP_ROUTES: readonly SettingsRoute[] = [
     errors: [400, 401, 403, 404, 429, 503],
     handler: (ctx, input) => {
       const c = owner(ctx);
-      if (!removeScout(c.store, c.user.id, input.provider, input.username)) throw notScouted(input.provider, input.username.toLowerCase());
+      if (!scoutRuns(c).forget(c.user.id, input.provider, input.username)) throw notScouted(input.provider, input.username.toLowerCase());
       return { removed: true };
     },
   }),

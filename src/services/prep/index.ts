@@ -9,7 +9,7 @@ export { repertoireDeviations } from './deviations.js';
 export { notScouted, ownScout, playerReport, scoutTree } from './player.js';
 export { declareRepertoire, loadRepertoire, removeRepertoire } from './repertoire.js';
 export { ScoutRuns, scoutRuns, setScoutRuns } from './scout.js';
-export { listScouts, removeScout, type ScoutProviderId } from './scoutStore.js';
+export { listScouts, type ScoutProviderId } from './scoutStore.js';
 
 /** A stored scout older than this is fetched again (incrementally) when an agent reads the player. */
 export const SCOUT_REFRESH_MS = 12 * 3_600_000;

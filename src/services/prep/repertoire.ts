@@ -6,6 +6,7 @@ import { repertoireFromLines, repertoireFromPgn, type RepertoireBook } from '../
 import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { memoByOwner } from '../common/index.js';
 import { pgns, repertoires, studyGames } from '../../store/schema/index.js';
 
 type Row = typeof repertoires.$inferSelect;
@@ -30,24 +31,46 @@ function rowOf(ctx: PersonalCtx, colour: Colour): Row | null {
   return ctx.store.db.select().from(repertoires).where(and(eq(repertoires.userId, ctx.user.id), eq(repertoires.colour, colour))).get() ?? null;
 }
 
-/** The owner's repertoire of `colour` with its book (the positions stored when it was declared); 404 when none. */
+/**
+ * The owner's repertoire of `colour` with its book (the positions stored when it was declared); 404 when none.
+ * One declared from a study game follows that game's current text (issue 37, item 7: a re-upload with new
+ * variations replaces it): when the text differs from the one declared, its positions are worked out from the
+ * current text (a text that no longer makes a repertoire leaves the declared one). Kept per version of the owner's
+ * repertoires and study games (ownerMemo), so the book is parsed or worked out once per change.
+ */
 export function loadRepertoire(ctx: PersonalCtx, colour: Colour): { repertoire: z.infer<typeof Repertoire>; book: RepertoireBook } {
-  const row = rowOf(ctx, colour);
-  if (!row) throw noRepertoire(colour);
-  const book = JSON.parse(row.positions) as RepertoireBook;
-  return { repertoire: view(row, book), book };
+  return memoByOwner(
+    ctx.store,
+    ctx.user.id,
+    `prep:repertoire:${colour}`,
+    () => {
+      const row = rowOf(ctx, colour);
+      if (!row) throw noRepertoire(colour);
+      const current = row.source === 'study' && row.studyGameId ? studyPgn(ctx, row.studyGameId) : null;
+      if (current !== null && current !== row.pgn) {
+        try {
+          const book = repertoireFromPgn(current);
+          return { repertoire: view({ ...row, pgn: current }, book), book };
+        } catch (err) {
+          if (!(err instanceof PgnError)) throw err;
+        }
+      }
+      const book = JSON.parse(row.positions) as RepertoireBook;
+      return { repertoire: view(row, book), book };
+    },
+    ['prep', 'study'],
+  );
 }
 
-/** The PGN text of one of the owner's study games (variations kept: the text as first uploaded); 404 for any other id. */
-function studyPgn(ctx: PersonalCtx, id: string): string {
+/** The current PGN text of one of the owner's study games (variations kept), or null for any other id. */
+function studyPgn(ctx: PersonalCtx, id: string): string | null {
   const row = ctx.store.db
     .select({ text: pgns.text })
     .from(studyGames)
     .innerJoin(pgns, eq(pgns.hash, studyGames.pgnHash))
     .where(and(eq(studyGames.id, id), eq(studyGames.userId, ctx.user.id)))
     .get();
-  if (!row) throw new ApiError(404, 'no study game with that id; list_study_games gives the ids');
-  return row.text;
+  return row?.text ?? null;
 }
 
 /**
@@ -58,6 +81,7 @@ function studyPgn(ctx: PersonalCtx, id: string): string {
 export function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>): z.infer<typeof Repertoire> {
   const source = input.pgn !== undefined ? 'pgn' : input.lines !== undefined ? 'lines' : 'study';
   const text = input.pgn ?? (input.lines ? input.lines.join('\n') : studyPgn(ctx, input.studyGameId!));
+  if (text === null) throw new ApiError(404, 'no study game with that id; list_study_games gives the ids');
   let book: RepertoireBook;
   try {
     book = input.lines ? repertoireFromLines(input.lines) : repertoireFromPgn(text);

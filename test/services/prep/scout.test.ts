@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { ownerStamp } from '../../../src/store/ownerStamps.js';
 import { tools } from '../../../tools/index.js';
 import { ownScout, playerReport, ScoutRuns, scoutTree, setScoutRuns } from '../../../src/services/prep/index.js';
 import { addGames, gameRow } from '../../helpers/games.js';
@@ -164,6 +165,62 @@ describe('scouting a lichess player', () => {
     // B never scouted: not found, exactly as a player nobody scouted.
     expect(() => ownScout(b.ctx, 'siteB', 'rivalx')).toThrow(/no scout of siteB player rivalx/);
     expect(() => ownScout(b.ctx, 'siteB', 'nobody')).toThrow(/no scout of siteB player nobody/);
+  });
+
+  test('forgetting a scout mid-fetch cancels the fetch: nothing stored, nothing logged (issue 37, item 7)', async () => {
+    let answered!: () => void;
+    const halfway = new Promise<void>((r) => (answered = r));
+    server.intercept(async (_req, res, url) => {
+      if (!url.pathname.startsWith('/api/games/user/')) return false;
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(served[0] + '\n');
+      answered();
+      // The rest comes late: the owner forgets the player meanwhile.
+      await new Promise((r) => setTimeout(r, 300));
+      for (const l of served.slice(1)) if (!res.destroyed) res.write(l + '\n');
+      res.end();
+      return true;
+    });
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...a) => void errors.push(a));
+    try {
+      const a = app.addUser();
+      runs.start(a.user.id, 'siteB', 'RivalX');
+      await halfway;
+      expect(runs.forget(a.user.id, 'siteB', 'rivalx')).toBe(true);
+      await runs.settled(a.user.id, 'siteB', 'rivalx'); // the row is gone: nothing to wait for by name
+      await new Promise((r) => setTimeout(r, 500));
+      expect(errors).toEqual([]);
+      expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM scout_games').get()).toEqual({ n: 0 });
+      expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM scouts').get()).toEqual({ n: 0 });
+      expect(runs.forget(a.user.id, 'siteB', 'rivalx')).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test("the report is kept until the owner's games or scouts change; another owner's scout changes nothing of it (issue 37, item 2)", async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    addGames(app.deps.store, app.clock, [gameRow(a.user.id, { sourceId: 'own1', colour: 'black', sanMoves: 'e4 c5', movesSource: 'pgn' })]);
+    const row = await scout(a.ctx);
+    const prep = (userId: string) => ownerStamp(app.deps.store, userId).prepVersion;
+    const before = { a: prep(a.user.id), b: prep(b.user.id) };
+    expect(before.a).toBeGreaterThan(0);
+    const first = playerReport(a.ctx, row);
+    expect(playerReport(a.ctx, row).meetingPoints).toBe(first.meetingPoints);
+    // B's scout of the same player bumps B's version only; A's report stays kept.
+    runs.start(b.user.id, 'siteB', 'RivalX');
+    await runs.settled(b.user.id, 'siteB', 'rivalx');
+    expect(prep(b.user.id)).toBeGreaterThan(before.b);
+    expect(prep(a.user.id)).toBe(before.a);
+    expect(playerReport(a.ctx, row).meetingPoints).toBe(first.meetingPoints);
+    // A new game of A's: computed again, and it counts.
+    addGames(app.deps.store, app.clock, [gameRow(a.user.id, { sourceId: 'own2', colour: 'black', sanMoves: 'e4 c5 Nf3', movesSource: 'pgn' })]);
+    const again = playerReport(a.ctx, row);
+    expect(again.meetingPoints).not.toBe(first.meetingPoints);
+    const gamesAt = (r: typeof first) => r.meetingPoints.white.find((m) => m.lineMoves === 'e4 c5')?.owner.games ?? 0;
+    expect(gamesAt(again)).toBe(gamesAt(first) + 1);
   });
 
   test('one request at a time per source, whoever asks; a start while a fetch runs joins it', async () => {
