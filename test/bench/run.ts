@@ -17,6 +17,8 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   fidelity: () => import('./fidelity.js'),
   crossowner: () => import('./crossOwner.js'),
   'lichess-import': () => import('./lichessImport.js'),
+  'prep-load': () => import('./prepLoad.js'),
+  'held-lock': () => import('./heldLock.js'),
 };
 
 const only = process.argv.slice(2);
