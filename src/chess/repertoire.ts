@@ -30,14 +30,23 @@ function emptyBook(): RepertoireBook {
   return { positions: { [START_KEY]: { ply: 0, moves: {} } }, maxPly: 0, lines: 0 };
 }
 
+// Counted once per book as positions are added: Object.keys() per new position made a 500-line declaration quadratic.
+const counts = new WeakMap<RepertoireBook, number>();
+function positionCount(book: RepertoireBook): number {
+  let n = counts.get(book);
+  if (n === undefined) counts.set(book, (n = Object.keys(book.positions).length));
+  return n;
+}
+
 function addMove(book: RepertoireBook, fromKey: string, san: string, toKey: string, ply: number): void {
   const from = book.positions[fromKey];
   from.moves[san] = toKey;
   const to = book.positions[toKey];
   if (to) to.ply = Math.min(to.ply, ply);
   else {
-    if (Object.keys(book.positions).length >= MAX_REPERTOIRE_POSITIONS) throw new PgnError('unsupported', `a repertoire holds at most ${MAX_REPERTOIRE_POSITIONS} positions`);
+    if (positionCount(book) >= MAX_REPERTOIRE_POSITIONS) throw new PgnError('unsupported', `a repertoire holds at most ${MAX_REPERTOIRE_POSITIONS} positions`);
     book.positions[toKey] = { ply, moves: {} };
+    counts.set(book, positionCount(book) + 1);
   }
   book.maxPly = Math.max(book.maxPly, ply);
 }
@@ -171,10 +180,26 @@ const walkNode = (): WalkNode => ({ children: new Map(), replayed: false, last: 
  * `games` are mainlines from move 1, SAN.
  */
 export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[]>): RepertoireWalk[] {
+  const steps = walkRepertoireSteps(book, colour, games);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Positions replayed between two yields of walkRepertoireSteps. */
+const STEP_NODES = 256;
+
+/**
+ * walkRepertoireGames as a generator that yields every STEP_NODES replayed positions, so a caller serving other
+ * requests can run it in slices (src/services/common/slices.ts); its value is the walks.
+ */
+export function* walkRepertoireSteps(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[]>): Generator<void, RepertoireWalk[]> {
   const limit = Math.min(book.maxPly + TRANSPOSITION_SLACK_PLIES, MAX_FOLLOWED_PLIES);
   const root = walkNode();
   root.replayed = true;
-  for (const moves of games) {
+  for (const [g, moves] of games.entries()) {
+    if (g % STEP_NODES === STEP_NODES - 1) yield;
     let at = root;
     for (let i = 0; i < Math.min(moves.length, limit); i += 1) {
       let next = at.children.get(moves[i]);
@@ -183,10 +208,12 @@ export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games:
     }
   }
   const board = new Chess();
-  const visit = (n: WalkNode, ply: number) => {
+  let replayed = 0;
+  function* visit(n: WalkNode, ply: number): Generator<void, void> {
     for (const [san, child] of n.children) {
       if (ply + 1 - n.last > TRANSPOSITION_SLACK_PLIES) continue; // out of the book too long: left for good
       if (typeof playSan(board, san) === 'string') continue; // a stored mainline always replays; be safe
+      if (++replayed % STEP_NODES === 0) yield;
       const key = positionKey(board.fen());
       child.replayed = true;
       if (book.positions[key]) {
@@ -196,11 +223,11 @@ export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games:
         child.last = n.last;
         child.lastKey = n.lastKey;
       }
-      visit(child, ply + 1);
+      yield* visit(child, ply + 1);
       undoPlayed(board);
     }
-  };
-  visit(root, 0);
+  }
+  yield* visit(root, 0);
   return games.map((moves) => {
     let at = root;
     for (const san of moves) {

@@ -1,5 +1,6 @@
-/** The door of src/services/common/ (the only module other rooms import). Pieces every aggregate uses: the per-owner memo (ownerMemo), figure rounding and means (figures), date ranges and time classes over an owner's games (window), one request at a time per site (siteTurns). */
+/** The door of src/services/common/ (the only module other rooms import). Pieces every aggregate uses: the per-owner memo (ownerMemo), figure rounding and means (figures), date ranges and time classes over an owner's games (window), one request at a time per site (siteTurns), long derived reads in slices (slices). */
 export * from './figures.js';
 export * from './ownerMemo.js';
 export * from './siteTurns.js';
 export * from './window.js';
+export * from './slices.js';

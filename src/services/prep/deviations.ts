@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { DeviationRow, RepertoireDeviations } from '../../../schemas/prep.js';
-import { MAX_FOLLOWED_PLIES, TRANSPOSITION_SLACK_PLIES, walkRepertoireGames } from '../../chess/repertoire.js';
+import { MAX_FOLLOWED_PLIES, TRANSPOSITION_SLACK_PLIES, walkRepertoireSteps, type RepertoireBook } from '../../chess/repertoire.js';
 import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
-import { meanOf, memoByOwner, round2, scorePercent } from '../common/index.js';
+import { inSlices, meanOf, memoByOwner, round2, scorePercent } from '../common/index.js';
 import { ownerPawnsAfterPlies, ownerReviewDerivations } from '../review/index.js';
 import { STATS_CAP } from '../stats/index.js';
 import { loadRepertoire } from './repertoire.js';
@@ -57,12 +57,23 @@ function groupView(g: Group): Deviations['ownDeviations'][number] {
  * owner's games, their reviews and study games, their repertoire: ownerMemo's history, study and prep versions)
  * and served from memory until then (issue 37: it cost 377 ms a read for 5,000 games).
  */
-export function repertoireDeviations(ctx: PersonalCtx, colour: Colour): Deviations {
-  return memoByOwner(ctx.store, ctx.user.id, `prep:deviations:${colour}`, () => computeDeviations(ctx, colour), ['history', 'study', 'prep']);
+export function repertoireDeviations(ctx: PersonalCtx, colour: Colour): Promise<Deviations> {
+  // The memo keeps the promise: readers arriving while it is worked out share the one computation. The repertoire
+  // is read first, outside it, so its 404 is thrown, not kept.
+  return memoByOwner(
+    ctx.store,
+    ctx.user.id,
+    `prep:deviations:${colour}`,
+    () => {
+      const { book } = loadRepertoire(ctx, colour);
+      return computeDeviations(ctx, colour, book);
+    },
+    ['history', 'study', 'prep'],
+  );
 }
 
-function computeDeviations(ctx: PersonalCtx, colour: Colour): Deviations {
-  const { book } = loadRepertoire(ctx, colour);
+/** The deviations against `book`; the games are walked in slices (common/slices.ts), so other requests go on meanwhile. */
+async function computeDeviations(ctx: PersonalCtx, colour: Colour, book: RepertoireBook): Promise<Deviations> {
   const games = ctx.store.sqlite
     .prepare(
       `SELECT id, played_at, opponent, result, san_moves, moves_key FROM games
@@ -81,7 +92,7 @@ function computeDeviations(ctx: PersonalCtx, colour: Colour): Deviations {
   let inRepertoire = 0;
   let ended = 0;
   const lines = games.map((g) => g.san_moves.split(' '));
-  const walks = walkRepertoireGames(book, colour, lines);
+  const walks = await inSlices(walkRepertoireSteps(book, colour, lines));
   for (const [i, g] of games.entries()) {
     const moves = lines[i];
     const walk = walks[i];

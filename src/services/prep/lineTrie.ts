@@ -1,7 +1,7 @@
 import { positionKey } from '../../chess/repertoire.js';
 import { startingBoard } from '../../chess/replay.js';
 import { playSan, undoPlayed } from '../../chess/sanReplay.js';
-import { scorePercent } from '../common/index.js';
+import { atOnce, scorePercent } from '../common/index.js';
 
 /** One node of a trie of SAN move sequences: the games whose first moves are the path to it. */
 export interface LineNode {
@@ -62,17 +62,27 @@ export interface PositionTally {
   draw: number;
 }
 
+/** Positions replayed between two yields of positionSteps. */
+const STEP_NODES = 256;
+
 /**
  * The positions of the trie's nodes, replayed once per node with one board (play, recurse, take back),
  * so 10,000 games cost one replay of their distinct first moves. `onNode` sees each node with its key.
  */
 export function positionsOf(root: LineNode, onNode?: (n: LineNode, key: string, parentKey: string) => void): Map<string, PositionTally> {
+  return atOnce(positionSteps(root, onNode));
+}
+
+/** positionsOf as a generator yielding every STEP_NODES positions, to run in slices (common/slices.ts). */
+export function* positionSteps(root: LineNode, onNode?: (n: LineNode, key: string, parentKey: string) => void): Generator<void, Map<string, PositionTally>> {
   const out = new Map<string, PositionTally>();
   const board = startingBoard();
   const line: string[] = [];
-  const walk = (n: LineNode, parentKey: string) => {
+  let replayed = 0;
+  function* walk(n: LineNode, parentKey: string): Generator<void, void> {
     for (const [san, child] of n.children) {
       if (typeof playSan(board, san) === 'string') continue; // stored mainlines replay; a damaged one is skipped
+      if (++replayed % STEP_NODES === 0) yield;
       line.push(san);
       const fen = board.fen();
       const key = positionKey(fen);
@@ -83,11 +93,11 @@ export function positionsOf(root: LineNode, onNode?: (n: LineNode, key: string, 
         t.draw += child.draw;
       } else out.set(key, { key, fen, ply: line.length, line: line.join(' '), games: child.games, win: child.win, draw: child.draw });
       onNode?.(child, key, parentKey);
-      walk(child, key);
+      yield* walk(child, key);
       line.pop();
       undoPlayed(board);
     }
-  };
-  walk(root, positionKey(board.fen()));
+  }
+  yield* walk(root, positionKey(board.fen()));
   return out;
 }

@@ -3,8 +3,8 @@ import type { MeetingPoint } from '../../../schemas/prep.js';
 import type { Colour } from '../../chess/types.js';
 import type { Store } from '../../store/db.js';
 import { STATS_CAP } from '../stats/index.js';
-import { memoByOwner, scorePercent } from '../common/index.js';
-import { lineTrie, positionsOf, type PositionTally } from './lineTrie.js';
+import { inSlices, memoByOwner, scorePercent } from '../common/index.js';
+import { lineTrie, positionSteps, type PositionTally } from './lineTrie.js';
 import type { ScoutGame } from './scoutStore.js';
 
 /** Positions are compared over the first this many plies: the opening, where preparation meets. */
@@ -30,18 +30,19 @@ export interface MeetingSide {
   edges: Array<{ from: string; to: string; games: number }>;
 }
 
-/** A side's positions and moves, replayed once (positionsOf): what meetingPoints reads of it. */
-export function meetingSide(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>): MeetingSide {
+/** A side's positions and moves, replayed once (positionSteps), in slices: what meetingPoints reads of it. */
+export async function meetingSide(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>): Promise<MeetingSide> {
   const edges: MeetingSide['edges'] = [];
-  const tallies = positionsOf(lineTrie(games, MEETING_PLIES), (n, key, parentKey) => edges.push({ from: parentKey, to: key, games: n.games }));
+  const tallies = await inSlices(positionSteps(lineTrie(games, MEETING_PLIES), (n, key, parentKey) => edges.push({ from: parentKey, to: key, games: n.games })));
   return { tallies, edges };
 }
 
 /**
  * The owner's side with `colour`, kept per version of their games (ownerMemo): it does not depend on whom they
- * meet, so every scouted player's report reads the one replay of the owner's 10,000 openings (issue 37).
+ * meet, so every scouted player's report reads the one replay of the owner's 10,000 openings (issue 37). Readers
+ * arriving while it is worked out share the one computation.
  */
-export function ownerMeetingSide(store: Store, userId: string, colour: Colour): MeetingSide {
+export function ownerMeetingSide(store: Store, userId: string, colour: Colour): Promise<MeetingSide> {
   return memoByOwner(store, userId, `prep:ownerSide:${colour}`, () => meetingSide(ownerLines(store, userId, colour)));
 }
 
@@ -60,8 +61,8 @@ function parted(side: MeetingSide, common: Set<string>): Map<string, number> {
  * matter), each with how many games of each side reach it and how each scores from there. Reported are
  * the positions where games of either side part from the common ground (or end), most such games first.
  */
-export function meetingPoints(owner: MeetingSide, theirGames: readonly ScoutGame[]): Meeting[] {
-  const them = meetingSide(theirGames);
+export async function meetingPoints(owner: MeetingSide, theirGames: readonly ScoutGame[]): Promise<Meeting[]> {
+  const them = await meetingSide(theirGames);
   const mine = owner.tallies;
   const theirs = them.tallies;
   const common = new Set([...mine.keys()].filter((k) => theirs.has(k)));

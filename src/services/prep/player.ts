@@ -80,20 +80,22 @@ function ratingTrend(games: readonly ScoutGame[]): Report['ratingTrend'] {
  * then (issue 37: it cost 577 ms a read beside 5,000 games of the owner's). Their games are the scout's window (the
  * newest bounds.maxGames of the last bounds.months months, kept so when stored).
  */
-export function playerReport(ctx: PersonalCtx, row: ScoutRow): Report {
+export async function playerReport(ctx: PersonalCtx, row: ScoutRow): Promise<Report> {
   const scout = scoutRuns(ctx).statusOf(row);
-  const rest = memoByOwner(ctx.store, ctx.user.id, `prep:player:${row.id}`, () => reportOf(ctx, row), ['history', 'prep']);
+  // Readers arriving while it is worked out share the one computation (the memo keeps the promise).
+  const rest = await memoByOwner(ctx.store, ctx.user.id, `prep:player:${row.id}`, () => reportOf(ctx, row), ['history', 'prep']);
   return { scout, ...rest };
 }
 
-function reportOf(ctx: PersonalCtx, row: ScoutRow): Omit<Report, 'scout'> {
+/** The report but the scout's state; the replays run in slices (common/slices.ts), so other requests go on meanwhile. */
+async function reportOf(ctx: PersonalCtx, row: ScoutRow): Promise<Omit<Report, 'scout'>> {
   const games = scoutGamesOf(ctx.store, row.id);
+  const [ownerWhite, ownerBlack] = [await ownerMeetingSide(ctx.store, ctx.user.id, 'white'), await ownerMeetingSide(ctx.store, ctx.user.id, 'black')];
   const byColour = (c: Colour) => games.filter((g) => g.colour === c);
   const classes = new Map<string, ScoutGame[]>();
   for (const g of games) classes.set(g.timeClass, [...(classes.get(g.timeClass) ?? []), g]);
   const recent = games.slice(0, FORM_GAMES);
   const withMoves = (c: Colour) => byColour(c).filter((g) => g.sanMoves !== '');
-  const other = (c: Colour): Colour => (c === 'white' ? 'black' : 'white');
   return {
     window: games.length ? { from: games[games.length - 1].playedAt, to: games[0].playedAt } : null,
     byColour: { white: tally(byColour('white')), black: tally(byColour('black')) },
@@ -104,8 +106,8 @@ function reportOf(ctx: PersonalCtx, row: ScoutRow): Omit<Report, 'scout'> {
     ratingTrend: ratingTrend(games),
     worstLines: { white: worstLines(withMoves('white')), black: worstLines(withMoves('black')) },
     meetingPoints: {
-      white: meetingPoints(ownerMeetingSide(ctx.store, ctx.user.id, other('white')), withMoves('white')),
-      black: meetingPoints(ownerMeetingSide(ctx.store, ctx.user.id, other('black')), withMoves('black')),
+      white: await meetingPoints(ownerBlack, withMoves('white')),
+      black: await meetingPoints(ownerWhite, withMoves('black')),
     },
     rules:
       'Their public games as the source published them (standard chess, finished), the newest bounds.maxGames of the last bounds.months months; colour, results and scores are theirs. ' +

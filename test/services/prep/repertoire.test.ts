@@ -56,13 +56,13 @@ function addFixtureGames() {
 }
 
 describe('repertoire against the owner\'s games', () => {
-  test('the deviation table, worked out by hand', () => {
+  test('the deviation table, worked out by hand', async () => {
     const w2 = addFixtureGames();
     const declared = declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
     // start, e4, e4 e5, +Nf3, +Nc6, +Bb5, e4 c5, +Nf3, +d6, +d4: ten positions, two lines.
     expect(declared).toMatchObject({ colour: 'white', source: 'pgn', positions: 10, lines: 2, maxPly: 5 });
 
-    const d = RepertoireDeviations.parse(repertoireDeviations(me.ctx, 'white'));
+    const d = RepertoireDeviations.parse((await repertoireDeviations(me.ctx, 'white')));
     expect(d).toMatchObject({ games: 9, inRepertoire: 1, repertoireEnded: 1, ownerDeviations: 4, opponentDeviations: 3, capped: false });
     expect(d.rows.map((r) => [r.playedAt.slice(8, 10), r.status, r.lastBookPly, r.deviation && [r.deviation.ply, r.deviation.san, r.deviation.by, r.deviation.lineMoves, r.deviation.prepared, r.deviation.evalAfter]])).toEqual([
       ['09', 'deviation', 1, [2, 'd5', 'opponent', 'e4', ['e5', 'c5'], null]],
@@ -95,7 +95,7 @@ describe('repertoire against the owner\'s games', () => {
     ]);
   });
 
-  test('lines typed in give the same book as the PGN; a transposition inside the repertoire is in it', () => {
+  test('lines typed in give the same book as the PGN; a transposition inside the repertoire is in it', async () => {
     const fromLines = declareRepertoire(me.ctx, { colour: 'white', lines: ['1. e4 e5 2. Nf3 Nc6 3. Bb5', 'e4 c5 Nf3 d6 d4'] });
     const fromLinesBook = loadRepertoire(me.ctx, 'white').book;
     declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
@@ -103,7 +103,7 @@ describe('repertoire against the owner\'s games', () => {
     expect(fromLines).toMatchObject({ source: 'lines', positions: 10 });
     // 1.e4 c5 2.Nf3 d6 3.d4 reached as 1.Nf3 c5 2.e4 d6 3.d4: every position after ply 3 is the repertoire's.
     addGames(app.deps.store, app.clock, [gameRow(me.user.id, { sourceId: 't', colour: 'white', sanMoves: 'Nf3 c5 e4 d6 d4', movesSource: 'pgn' })]);
-    expect(repertoireDeviations(me.ctx, 'white').rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
+    expect((await repertoireDeviations(me.ctx, 'white')).rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
   });
 
   test('a study game marked as repertoire; bad input changes nothing; another owner sees none', async () => {
@@ -132,7 +132,7 @@ describe('repertoire against the owner\'s games', () => {
     expect(declareRepertoire(me.ctx, { colour: 'black', studyGameId: id })).toMatchObject({ positions: 7, lines: 2 });
     addGames(app.deps.store, app.clock, [gameRow(me.user.id, { sourceId: 'b1', colour: 'black', result: 'win', sanMoves: 'e4 c6 d4 d6 Nc3', movesSource: 'pgn' })]);
     // 2...d6 is not in the first text: the owner's deviation.
-    expect(repertoireDeviations(me.ctx, 'black').rows[0]).toMatchObject({ status: 'deviation', lastBookPly: 3, deviation: { san: 'd6', by: 'owner' } });
+    expect((await repertoireDeviations(me.ctx, 'black')).rows[0]).toMatchObject({ status: 'deviation', lastBookPly: 3, deviation: { san: 'd6', by: 'owner' } });
 
     // Same mainline, a new variation 2...d6 3.Nc3: the row takes the new text.
     const second = '[Event "Caro study"]\n\n1. e4 c6 2. d4 d5 (2... g6) (2... d6 3. Nc3) 3. Nc3 *\n';
@@ -140,7 +140,7 @@ describe('repertoire against the owner\'s games', () => {
     expect(again.body).toMatchObject({ id, duplicate: true });
     // The repertoire declared from it reads the current text: two more positions, three lines, and the game is in it.
     expect(loadRepertoire(me.ctx, 'black').repertoire).toMatchObject({ source: 'study', studyGameId: id, positions: 9, lines: 3, pgn: second });
-    expect(repertoireDeviations(me.ctx, 'black').rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
+    expect((await repertoireDeviations(me.ctx, 'black')).rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
   });
 });
 
@@ -150,23 +150,23 @@ describe('deviations are computed once per change of their inputs, and bounded (
     declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
     declareRepertoire(other.ctx, { colour: 'white', pgn: REPERTOIRE });
     addFixtureGames();
-    const first = repertoireDeviations(me.ctx, 'white');
-    expect(repertoireDeviations(me.ctx, 'white')).toBe(first);
+    const first = await repertoireDeviations(me.ctx, 'white');
+    expect((await repertoireDeviations(me.ctx, 'white'))).toBe(first);
     // Another owner's repertoire, games and scouts leave it kept.
     declareRepertoire(other.ctx, { colour: 'white', pgn: '1. d4 *' });
     addGames(app.deps.store, app.clock, [gameRow(other.user.id, { sourceId: 'o1', colour: 'white', sanMoves: 'd4 d5', movesSource: 'pgn' })]);
-    expect(repertoireDeviations(me.ctx, 'white')).toBe(first);
+    expect((await repertoireDeviations(me.ctx, 'white'))).toBe(first);
     // The owner's repertoire changes: computed again, with the new repertoire.
     declareRepertoire(me.ctx, { colour: 'white', pgn: '1. d4 *' });
-    const second = repertoireDeviations(me.ctx, 'white');
+    const second = await repertoireDeviations(me.ctx, 'white');
     expect(second).not.toBe(first);
     expect(second.inRepertoire).toBe(0);
     // A new game of the owner's: computed again.
     addGames(app.deps.store, app.clock, [gameRow(me.user.id, { sourceId: 'm1', colour: 'white', sanMoves: 'd4', movesSource: 'pgn' })]);
-    expect(repertoireDeviations(me.ctx, 'white').inRepertoire).toBe(1);
+    expect((await repertoireDeviations(me.ctx, 'white')).inRepertoire).toBe(1);
   });
 
-  test('a repertoire of 950 repeated knight moves: games are followed to ply 80 at most, and one out of it for 9 plies has left it', () => {
+  test('a repertoire of 950 repeated knight moves: games are followed to ply 80 at most, and one out of it for 9 plies has left it', async () => {
     // Legal and 15 KB: 1.Nf3 Nf6 2.Ng1 Ng8, repeated (no threefold rule in a PGN's movetext).
     const shuffle = Array.from({ length: 950 }, (_, i) => ['Nf3', 'Nf6', 'Ng1', 'Ng8'][i % 4]);
     declareRepertoire(me.ctx, { colour: 'white', lines: [shuffle.join(' ')] });
@@ -182,7 +182,7 @@ describe('deviations are computed once per change of their inputs, and bounded (
       gameRow(me.user.id, { sourceId: 'g2', colour: 'white', sanMoves: g2, movesSource: 'pgn', playedAt: '2026-11-02T00:00:00Z' }),
       gameRow(me.user.id, { sourceId: 'g3', colour: 'white', sanMoves: g3, movesSource: 'pgn', playedAt: '2026-11-03T00:00:00Z' }),
     ]);
-    const rows = repertoireDeviations(me.ctx, 'white').rows;
+    const rows = (await repertoireDeviations(me.ctx, 'white')).rows;
     expect(rows.map((r) => [r.status, r.lastBookPly, r.deviation?.ply ?? null])).toEqual([
       ['deviation', 10, 11], // g3
       ['deviation', 2, 3], // g2

@@ -101,7 +101,7 @@ describe('scouting a lichess player', () => {
       gameRow(user.id, { sourceId: 'o2', colour: 'black', result: 'loss', playedAt: '2026-10-02T00:00:00.000Z', sanMoves: 'd4 d5 c4 e6', movesSource: 'pgn' }),
       gameRow(user.id, { sourceId: 'o3', colour: 'black', result: 'draw', playedAt: '2026-10-01T00:00:00.000Z', sanMoves: 'c4 d5 d4 Nf6', movesSource: 'pgn' }),
     ]);
-    const report = playerReport(ctx, await scout(ctx));
+    const report = await playerReport(ctx, await scout(ctx));
     expect(report.scout).toMatchObject({ state: 'ok', games: 6, lastFetch: { fetched: 6, stored: 6, requests: 1 } });
     expect(report.window).toEqual({ from: '2026-11-01T10:00:00.000Z', to: '2026-11-06T10:00:00.000Z' });
     expect(report.byColour.white).toEqual({ games: 4, win: 2, draw: 1, loss: 1, score: 62.5 });
@@ -207,17 +207,17 @@ describe('scouting a lichess player', () => {
     const prep = (userId: string) => ownerStamp(app.deps.store, userId).prepVersion;
     const before = { a: prep(a.user.id), b: prep(b.user.id) };
     expect(before.a).toBeGreaterThan(0);
-    const first = playerReport(a.ctx, row);
-    expect(playerReport(a.ctx, row).meetingPoints).toBe(first.meetingPoints);
+    const first = await playerReport(a.ctx, row);
+    expect((await playerReport(a.ctx, row)).meetingPoints).toBe(first.meetingPoints);
     // B's scout of the same player bumps B's version only; A's report stays kept.
     runs.start(b.user.id, 'siteB', 'RivalX');
     await runs.settled(b.user.id, 'siteB', 'rivalx');
     expect(prep(b.user.id)).toBeGreaterThan(before.b);
     expect(prep(a.user.id)).toBe(before.a);
-    expect(playerReport(a.ctx, row).meetingPoints).toBe(first.meetingPoints);
+    expect((await playerReport(a.ctx, row)).meetingPoints).toBe(first.meetingPoints);
     // A new game of A's: computed again, and it counts.
     addGames(app.deps.store, app.clock, [gameRow(a.user.id, { sourceId: 'own2', colour: 'black', sanMoves: 'e4 c5 Nf3', movesSource: 'pgn' })]);
-    const again = playerReport(a.ctx, row);
+    const again = await playerReport(a.ctx, row);
     expect(again.meetingPoints).not.toBe(first.meetingPoints);
     const gamesAt = (r: typeof first) => r.meetingPoints.white.find((m) => m.lineMoves === 'e4 c5')?.owner.games ?? 0;
     expect(gamesAt(again)).toBe(gamesAt(first) + 1);
@@ -336,7 +336,7 @@ describe('scouting a chess.com player', () => {
     // 2025/09 is outside the 12 months: never asked.
     expect(requests).toEqual(['archives', '2026/11', '2026/10']);
     const row = ownScout(ctx, 'siteA', 'rivalx');
-    const report = playerReport(ctx, row);
+    const report = await playerReport(ctx, row);
     // 1001 e4 as white, won; 1002 d4 as black, lost; 1003 e4 as white, drawn.
     expect(report.byColour.white).toEqual({ games: 2, win: 1, draw: 1, loss: 0, score: 75 });
     expect(report.byColour.black).toEqual({ games: 1, win: 0, draw: 0, loss: 1, score: 0 });
