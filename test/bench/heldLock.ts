@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeFile } from '../../src/store/db.js';
 import { buildBenchStore } from './benchStore.js';
+import { startBenchServer, stopBenchServer } from './benchServer.js';
 import { percentile, type BenchTable } from './table.js';
 
 /**
@@ -16,7 +17,7 @@ const PATHS = ['/health', '/api/v1/me', '/api/v1/me/games?limit=20', '/api/v1/se
 
 export async function run(): Promise<BenchTable[]> {
   const { dataDir, token } = await buildBenchStore(2000);
-  const server = await startServer(dataDir);
+  const server = await startBenchServer(dataDir, { CFP_RATE_LIMITS: 'personal:1000000/60' });
   const rows: Array<[string, string, number, number, number, number, string]> = [];
   try {
     const get = async (path: string) => {
@@ -48,7 +49,7 @@ export async function run(): Promise<BenchTable[]> {
       }
     }
   } finally {
-    await stop(server.child);
+    await stopBenchServer(server.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
   return [
@@ -69,22 +70,4 @@ function holdLock(file: string): Promise<ChildProcess> {
     child.once('error', reject);
     child.stdout!.once('data', (d: Buffer) => (d.toString().includes('held') ? resolve(child) : reject(new Error(d.toString()))));
   });
-}
-
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'serveBench.mjs'), dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, CFP_RATE_LIMITS: 'personal:1000000/60' },
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    child.stdout!.once('data', (d: Buffer) => resolve({ child, url: (JSON.parse(d.toString().trim().split('\n')[0]) as { url: string }).url }));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueToken } from '../../src/auth/tokens.js';
@@ -7,6 +6,7 @@ import { repertoireFromLines, repertoireFromPgn } from '../../src/chess/repertoi
 import { createUser } from '../../src/services/accounts/accounts.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { buildBenchStore } from './benchStore.js';
+import { startBenchServer, stopBenchServer } from './benchServer.js';
 import { percentile, type BenchTable } from './table.js';
 
 /**
@@ -63,7 +63,7 @@ export async function run(): Promise<BenchTable[]> {
   store.close();
 
   const rows: Array<[string, number, string, number, number, number, number, string]> = [];
-  const server = await startServer(dataDir);
+  const server = await startBenchServer(dataDir, { CFP_RATE_LIMITS: 'off' });
   try {
     const get = async (path: string, token: string) => {
       const t = performance.now();
@@ -128,7 +128,7 @@ export async function run(): Promise<BenchTable[]> {
       return out;
     });
   } finally {
-    await stop(server.child);
+    await stopBenchServer(server.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
   return [
@@ -145,18 +145,3 @@ export async function run(): Promise<BenchTable[]> {
 }
 
 const round = (x: number) => (x >= 10 ? Math.round(x) : Math.round(x * 100) / 100);
-
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'serveBench.mjs'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CFP_RATE_LIMITS: 'off' } });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    child.stdout!.once('data', (d: Buffer) => resolve({ child, url: (JSON.parse(d.toString().trim().split('\n')[0]) as { url: string }).url }));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
