@@ -179,7 +179,7 @@ const walkNode = (): WalkNode => ({ children: new Map(), replayed: false, last: 
  * once, with one board, so 5,000 games sharing their first moves cost one replay of those moves.
  * `games` are mainlines from move 1, SAN.
  */
-export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[]>): RepertoireWalk[] {
+export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[] | string>): RepertoireWalk[] {
   const steps = walkRepertoireSteps(book, colour, games);
   for (;;) {
     const step = steps.next();
@@ -192,14 +192,18 @@ const STEP_NODES = 256;
 
 /**
  * walkRepertoireGames as a generator that yields every STEP_NODES replayed positions, so a caller serving other
- * requests can run it in slices (src/services/common/slices.ts); its value is the walks.
+ * requests can run it in slices (src/services/common/slices.ts); its value is the walks. A game may be given as its
+ * SAN moves joined by spaces (split here, in the slices).
  */
-export function* walkRepertoireSteps(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[]>): Generator<void, RepertoireWalk[]> {
+export function* walkRepertoireSteps(book: RepertoireBook, colour: Colour, given: ReadonlyArray<readonly string[] | string>): Generator<void, RepertoireWalk[]> {
   const limit = Math.min(book.maxPly + TRANSPOSITION_SLACK_PLIES, MAX_FOLLOWED_PLIES);
   const root = walkNode();
   root.replayed = true;
-  for (const [g, moves] of games.entries()) {
+  const games: Array<readonly string[]> = [];
+  for (const [g, line] of given.entries()) {
     if (g % STEP_NODES === STEP_NODES - 1) yield;
+    const moves = typeof line === 'string' ? line.split(' ') : line;
+    games.push(moves);
     let at = root;
     for (let i = 0; i < Math.min(moves.length, limit); i += 1) {
       let next = at.children.get(moves[i]);

@@ -13,7 +13,7 @@ import { percentile, type BenchTable } from './table.js';
  * its bucket; requests go one at a time over keep-alive fetch. The goal: every read within 100 ms.
  */
 const REQUESTS = 200;
-const PATHS = ['/health', '/api/v1/me', '/api/v1/me/games?limit=20', '/api/v1/settings/openings/white'];
+const PATHS = ['/health', '/api/v1/me', '/api/v1/me/games', '/api/v1/settings/openings/white'];
 
 export async function run(): Promise<BenchTable[]> {
   const { dataDir, token } = await buildBenchStore(2000);

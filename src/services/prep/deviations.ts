@@ -91,10 +91,8 @@ async function computeDeviations(ctx: PersonalCtx, colour: Colour, book: Reperto
   const theirs = new Map<string, Group>();
   let inRepertoire = 0;
   let ended = 0;
-  const lines = games.map((g) => g.san_moves.split(' '));
-  const walks = await inSlices(walkRepertoireSteps(book, colour, lines));
+  const walks = await inSlices(walkRepertoireSteps(book, colour, games.map((g) => g.san_moves)));
   for (const [i, g] of games.entries()) {
-    const moves = lines[i];
     const walk = walks[i];
     let deviation: Row['deviation'] = null;
     if (walk.status === 'in-repertoire') inRepertoire += 1;
@@ -102,7 +100,7 @@ async function computeDeviations(ctx: PersonalCtx, colour: Colour, book: Reperto
     else {
       const review = g.moves_key ? reviews.get(g.moves_key) : undefined;
       const evalAfter = review ? ownerPawnsAfterPlies(review, colour, [walk.ply])[0] : null;
-      const lineMoves = moves.slice(0, walk.lastBookPly).join(' ');
+      const lineMoves = g.san_moves.split(' ', walk.lastBookPly).join(' ');
       deviation = { ply: walk.ply, san: walk.san, by: walk.by, lineMoves, prepared: walk.prepared, evalAfter };
       const at = left.get(walk.positionKey) ?? { lineMoves, prepared: walk.prepared, games: 0, byOwner: 0, byOpponent: 0 };
       at.games += 1;

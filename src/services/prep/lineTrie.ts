@@ -11,12 +11,22 @@ export interface LineNode {
   children: Map<string, LineNode>;
 }
 
+/** Games laid out, or positions replayed, between two yields of the generators below. */
+const STEP_NODES = 256;
+
 const node = (): LineNode => ({ games: 0, win: 0, draw: 0, children: new Map() });
 
 /** The games' first `depth` plies as a trie, each node counting the games through it and their results. */
 export function lineTrie(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>, depth: number): LineNode {
+  return atOnce(lineTrieSteps(games, depth));
+}
+
+/** lineTrie as a generator yielding every STEP_NODES games, to run in slices (common/slices.ts). */
+export function* lineTrieSteps(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>, depth: number): Generator<void, LineNode> {
   const root = node();
+  let seen = 0;
   for (const g of games) {
+    if (++seen % STEP_NODES === 0) yield;
     let at = root;
     const count = (n: LineNode) => {
       n.games += 1;
@@ -24,8 +34,8 @@ export function lineTrie(games: ReadonlyArray<{ sanMoves: string; result: 'win' 
       else if (g.result === 'draw') n.draw += 1;
     };
     count(at);
-    const moves = g.sanMoves ? g.sanMoves.split(' ') : [];
-    for (const san of moves.slice(0, depth)) {
+    const moves = g.sanMoves ? g.sanMoves.split(' ', depth) : [];
+    for (const san of moves) {
       let next = at.children.get(san);
       if (!next) at.children.set(san, (next = node()));
       count(next);
@@ -62,8 +72,6 @@ export interface PositionTally {
   draw: number;
 }
 
-/** Positions replayed between two yields of positionSteps. */
-const STEP_NODES = 256;
 
 /**
  * The positions of the trie's nodes, replayed once per node with one board (play, recurse, take back),

@@ -4,7 +4,7 @@ import type { Colour } from '../../chess/types.js';
 import type { Store } from '../../store/db.js';
 import { STATS_CAP } from '../stats/index.js';
 import { inSlices, memoByOwner, scorePercent } from '../common/index.js';
-import { lineTrie, positionSteps, type PositionTally } from './lineTrie.js';
+import { lineTrieSteps, positionSteps, type PositionTally } from './lineTrie.js';
 import type { ScoutGame } from './scoutStore.js';
 
 /** Positions are compared over the first this many plies: the opening, where preparation meets. */
@@ -33,7 +33,8 @@ export interface MeetingSide {
 /** A side's positions and moves, replayed once (positionSteps), in slices: what meetingPoints reads of it. */
 export async function meetingSide(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>): Promise<MeetingSide> {
   const edges: MeetingSide['edges'] = [];
-  const tallies = await inSlices(positionSteps(lineTrie(games, MEETING_PLIES), (n, key, parentKey) => edges.push({ from: parentKey, to: key, games: n.games })));
+  const trie = await inSlices(lineTrieSteps(games, MEETING_PLIES));
+  const tallies = await inSlices(positionSteps(trie, (n, key, parentKey) => edges.push({ from: parentKey, to: key, games: n.games })));
   return { tallies, edges };
 }
 
