@@ -23,7 +23,8 @@ const check = (ok, what) => {
 
 // The one driver (better-sqlite3 13, Node-API): its prebuilt binary loads on this Node, nothing was compiled.
 const { version: driverVersion } = JSON.parse(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'));
-check(!existsSync(join(root, 'node_modules', 'better-sqlite3', 'build')), `Node ${process.versions.node} uses better-sqlite3 ${driverVersion}'s prebuilt binary (nothing compiled)`);
+const compiled = ['Release', 'Debug'].some((b) => existsSync(join(root, 'node_modules', 'better-sqlite3', 'build', b, 'better_sqlite3.node')));
+check(!compiled, `Node ${process.versions.node} uses better-sqlite3 ${driverVersion}'s prebuilt binary (nothing compiled)`);
 
 const serve = spawn(process.execPath, [bin, 'serve', '--demo', '--demo-games', '20', '--port', '0', '--data-dir', data], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 try {

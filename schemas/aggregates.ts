@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Insights } from './insights.js';
+import { AtYourLevel } from './peers.js';
 import { Colour, csvOf, Range, STAT_TIME_CLASSES, StatTimeClass, SYNCED_PROVIDERS, SyncedProvider } from './common.js';
 
 export const StatsInput = z.object({
@@ -185,6 +186,7 @@ export const Stats = z
       )
       .describe('Form month by month, oldest first'),
     ...Insights,
+    atYourLevel: AtYourLevel,
   })
   .describe('Aggregates over a window of the owner’s games');
 export type Stats = z.infer<typeof Stats>;

@@ -63,9 +63,20 @@ export const SourceReview = declaredAs<T.SourceReview>()(
     .describe("A source's own review of the game (lichess's server analysis), stored in place of an engine run"),
 );
 
+export const WorkerOrigin = declaredAs<T.WorkerOrigin>()(
+  z
+    .object({
+      key: z.string().describe("The worker key's name (the machine, as its owner named it)"),
+      userAgent: z.string().describe('The User-Agent the worker sent (its client and version), as sent'),
+      flavor: z.string().describe('The evaluation the worker reported (stockfish.flavor: nnue or classical)'),
+    })
+    .describe('The review worker that searched the positions (issue 36)'),
+);
+
 export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
   z.object({
     engine: EngineIdentity,
+    worker: WorkerOrigin.optional(),
     source: SourceReview.optional(),
     budget: z.object({
       nodesPerPosition: z.number().int(),
@@ -82,7 +93,7 @@ export const StoredAnalysis = declaredAs<T.StoredAnalysis>()(
         })
         .optional()
         .describe('The deeper look: positions the first pass could not settle, searched again at this budget; absent on reviews without one'),
-      search: z.enum(SEARCH_MODES).optional().describe('position: each position searched alone from a clean hash (reusable, reproducible); absent on older reviews (game walk, hash carried)'),
+      search: z.enum(SEARCH_MODES).optional().describe('position: each position searched alone from a clean hash (reusable, reproducible); fishnet: a review worker\'s search, backwards in chunks of at most 6 with the hash carried inside a chunk; absent on older reviews (game walk, hash carried)'),
     }),
     startFen: z.string(),
     movesUci: z.array(z.string()),

@@ -153,6 +153,7 @@ export const ReviewQueueStatus = z
           position: z.number().int().describe('Place in the shared queue, 1 = next or running'),
           createdAt: Timestamp,
           subject: ReviewSubjectName,
+          worker: z.string().nullable().describe('Who is reviewing it: a review worker’s key name, "this server" for a local engine, null while queued'),
         }),
       )
       .describe('Queued and running reviews, oldest first'),
@@ -170,6 +171,25 @@ export const ReviewQueueStatus = z
       .describe('The latest failed reviews (up to 10) whose subject has no review since, newest first'),
   })
   .describe('Review queue status for this account');
+
+export const WorkerKeyList = z
+  .object({
+    workers: z.array(
+      z.object({
+        name: z.string().describe('The machine, as named at `worker-key create --name`'),
+        createdAt: Timestamp,
+        revokedAt: Timestamp.nullable(),
+        lastContactAt: Timestamp.nullable().describe('Its latest request to /fishnet/; null: never connected'),
+        connected: z.boolean().describe('Heard from in the last two minutes'),
+        client: z.string().nullable().describe('The User-Agent of its latest request (the fishnet client and version)'),
+        jobsDone: z.number().int().describe('Reviews it submitted and the server stored'),
+        positionsDone: z.number().int(),
+        positionsPerSecond: z.number().nullable().describe('Positions over the search time its stored reviews reported; null before the first'),
+        jobsHeld: z.number().int().describe('Reviews it is working on now'),
+      }),
+    ),
+  })
+  .describe('The account’s review workers (fishnet clients), never their keys');
 
 export const ClaudeConfig = z
   .object({

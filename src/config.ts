@@ -33,6 +33,7 @@ export const ConfigSchema = z.object({
   sources: z.object({
     chesscomUrl: fromEnv(z.string().default('https://api.chess.com'), 'CFP_CHESSCOM_URL'),
     lichessUrl: fromEnv(z.string().default('https://lichess.org'), 'CFP_LICHESS_URL'),
+    lichessExplorerUrl: fromEnv(z.string().default('https://explorer.lichess.org'), 'CFP_LICHESS_EXPLORER_URL', "lichess's opening explorer (the peers at your level, issue 40)"),
     ecfUrl: fromEnv(z.string().default('https://rating.englishchess.org.uk'), 'CFP_ECF_URL'),
     chessresultsUrl: fromEnv(z.string().default('https://chess-results.com'), 'CFP_CHESSRESULTS_URL'),
     userAgent: fromEnv(z.string().default('chess-footprint/0.1 (self-hosted; set CFP_USER_AGENT to add your contact)'), 'CFP_USER_AGENT'),
@@ -53,7 +54,8 @@ export const ConfigSchema = z.object({
     threads: fromEnv(int(1, 1024).default(1), 'CFP_ENGINE_THREADS'),
     hashMb: fromEnv(int(1, 33_554_432).default(32), 'CFP_ENGINE_HASH_MB'),
     // One engine process per core by default: whole games each when several wait, one game split when alone.
-    workers: fromEnv(int(1, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
+    // 0: no local engine; reviews wait for review workers (issue 36, `serve --engines 0`).
+    workers: fromEnv(int(0, 64).default(Math.min(64, availableParallelism())), 'CFP_ENGINE_WORKERS'),
     // Chosen with the default build by `npm run bench engine` (README, Engine review).
     nodesPerPosition: fromEnv(int(1_000, 1_000_000_000).default(30_000), 'CFP_ENGINE_NODES'),
     multiPv: fromEnv(int(1, 5).default(2), 'CFP_ENGINE_MULTIPV'),
@@ -62,6 +64,17 @@ export const ConfigSchema = z.object({
       int(0, 1_000_000_000).default(DEFAULT_DEEP_NODES),
       'CFP_ENGINE_DEEP_NODES',
       'Nodes for the deeper look at the positions the first pass cannot settle (0: no deeper look, and no `great`)',
+    ),
+  }),
+  // Review workers on lichess's fishnet protocol (issue 36; services/workers).
+  reviewWorkers: z.object({
+    // lichess's own budget for a user-requested analysis (lila modules/fishnet Work.scala).
+    nodes: fromEnv(int(1_000, 1_000_000_000).default(1_000_000), 'CFP_WORKER_NODES', 'Nodes per position a review worker is asked to search'),
+    timeoutMs: fromEnv(int(1_000, 600_000).default(20_000), 'CFP_WORKER_TIMEOUT_MS', 'Milliseconds a worker is allowed per position; a job is leased for this × its positions'),
+    localWaitSeconds: fromEnv(
+      int(0, 86_400).default(60),
+      'CFP_WORKER_WAIT_SECONDS',
+      'While a review worker is connected, how long a new job waits for one before the local engines take it',
     ),
   }),
   // Opt-in: games per owner per UTC day that `serve` reviews by itself (services/review/auto.ts).
@@ -166,6 +179,8 @@ export interface ConfigOverrides {
   host?: string;
   port?: number;
   enginePath?: string;
+  /** `serve --engines N`: local engine processes (0: none; reviews wait for review workers). */
+  engineWorkers?: number;
 }
 
 /** Configuration from the environment, with CLI flags taking precedence. Throws ConfigError naming each bad setting. */
@@ -184,7 +199,11 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     rateLimits: raw.rateLimits ?? { ...DEFAULT_BUCKETS },
     allowedHosts: ['127.0.0.1', 'localhost', '[::1]', ...extraHosts],
     allowedOrigins: extraOrigins,
-    engine: { ...raw.engine, ...(overrides.enginePath !== undefined ? { path: overrides.enginePath } : {}) },
+    engine: {
+      ...raw.engine,
+      ...(overrides.enginePath !== undefined ? { path: overrides.enginePath } : {}),
+      ...(overrides.engineWorkers !== undefined ? { workers: overrides.engineWorkers } : {}),
+    },
   };
   const r = ConfigSchema.safeParse(input);
   if (r.success) return r.data;

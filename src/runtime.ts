@@ -39,13 +39,17 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       threads: deps.config.engine.threads,
       hashMb: deps.config.engine.hashMb,
       multiPv: deps.config.engine.multiPv,
-      size: deps.config.engine.workers,
+      // `--engines 0` runs no loop (the queue's localEngines); one-shot commands (`review`) still get one engine.
+      size: Math.max(1, deps.config.engine.workers),
       nodesPerPosition: deps.config.engine.nodesPerPosition,
       deeper: deeperLook(deps.config.engine.deepNodes),
     });
     return analyser;
   };
-  const reviews = new ReviewQueue(deps.store, deps.clock, getAnalyser);
+  const reviews = new ReviewQueue(deps.store, deps.clock, getAnalyser, Date.now, {
+    localEngines: deps.config.engine.workers,
+    workerWaitMs: deps.config.reviewWorkers.localWaitSeconds * 1000,
+  });
   return {
     chessResults: new ChessResultsClient({
       baseUrl: deps.config.sources.chessresultsUrl,

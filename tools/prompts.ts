@@ -110,6 +110,7 @@ const PLAYER_URI = 'chess-footprint://players/{provider}/{username}';
 const PLAYER_TREE_URI = 'chess-footprint://players/{provider}/{username}/openings/{colour}{?moves}';
 const OWN_TREE_URI = 'chess-footprint://openings/{colour}{?moves}';
 const DEVIATIONS_URI = 'chess-footprint://repertoire/{colour}/deviations';
+const PEERS_URI = 'chess-footprint://openings/{colour}/peers{?moves}';
 
 const providerArg = ScoutProvider.describe('Where they play: lichess (siteB) or chess.com (siteA)');
 const usernameArg = ScoutUsername.describe('Their username on that site');
@@ -212,5 +213,31 @@ export const quizMe = definePrompt({
     ].join('\n\n'),
 });
 
+export const reviewOpenings = definePrompt({
+  name: 'review_openings',
+  title: 'Review my openings at my level',
+  description: "Go over my opening tree beside what lichess players at my rating play and score: the moves of mine that score worse than my peers' best choice or that they rarely play, with my own games in them.",
+  arguments: z.object({
+    colour: z.enum(['white', 'black']).optional().describe('Only my games with this colour (default: both)'),
+  }),
+  tools: ['get_problem_lines', 'list_games', 'get_game'],
+  resources: [PEERS_URI, OWN_TREE_URI],
+  render: ({ colour }) => {
+    const c = colour ?? '{colour}';
+    return [
+      `Review my openings${colour ? ` as ${colour}` : ' as white and as black'} against players at my level.`,
+      steps([
+        `Read chess-footprint://openings/${c}/peers${colour ? '' : ' for each colour'}. While status.state is queued or fetching, tell me the progress and read it again after a few seconds; if it is no-token, token-refused, no-level or error, tell me status.message in one sentence and stop there. Name level (the band and speed compared, and where the band came from).`,
+        'Take the findings in order. For each: the line (lineMoves) and my move, my games and score with it, the peers\' share and score with it, and their best-scoring alternative with its score; say whether it is scoresWorse, rare or both.',
+        `For the first three findings, read chess-footprint://openings/${c}/peers?moves= with the finding's lineMoves to see every move of mine there beside the peers', and chess-footprint://openings/${c}?moves= with the same line for my accuracy and evaluation after each move.`,
+        'Call get_problem_lines and say which findings fall inside a problem line of mine (the same moves), as those two views agree.',
+        'Call list_games with lineMoves set to the finding\'s line plus my move to show the games behind the worst finding, and get_game for the most recent one.',
+        'Close with one move to change and the alternative to learn, with the figures behind it.',
+      ]),
+      "The peers' figures are lichess's opening explorer at my rating band, not an engine verdict: say how many games each figure rests on. " + NEVER_INVENT,
+    ].join('\n\n');
+  },
+});
+
 /** In prompts/list order. */
-export const prompts: readonly PromptDefinition[] = [coachingSession, reviewGame, weeklyReview, prepareNextRound, quizMe, prepareForOpponent];
+export const prompts: readonly PromptDefinition[] = [coachingSession, reviewGame, weeklyReview, prepareNextRound, quizMe, prepareForOpponent, reviewOpenings];

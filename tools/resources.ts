@@ -11,6 +11,8 @@ import { reportMarkdown } from '../src/services/reports/index.js';
 import { latestReport } from '../src/services/reports/index.js';
 import { loadRepertoire, ownScout, readPlayer, repertoireDeviations, scoutTree } from '../src/services/prep/index.js';
 import { PlayerInput } from '../schemas/prep.js';
+import { PeersInput } from '../schemas/peers.js';
+import { peersView } from '../src/services/peers/index.js';
 
 export const URI_SCHEME = 'chess-footprint://';
 
@@ -123,6 +125,29 @@ export const openingTreeResource = defineResource({
   read: (ctx, { colour, moves }, uri) => [
     { uri, mimeType: 'application/json', text: JSON.stringify(openingTree(ctx as PersonalCtx, colour, moves)) },
   ],
+});
+
+export const peersResource = defineResource({
+  template: {
+    uriTemplate: `${URI_SCHEME}openings/{colour}/peers{?moves}`,
+    name: 'opening-peers',
+    title: 'My openings beside players at my level',
+    description:
+      "The owner's opening moves beside lichess's opening explorer at their rating band and speed: for the owner's most-reached positions of that colour (first 16 plies), each of their moves with the peers' share and score, the peers' most played and best-scoring move, and ranked findings (a move scoring clearly worse than the peers' best alternative, or rare at their level). " +
+      'moves= (SAN from move 1, URL-encoded) picks the position shown; also band= names a rating group (default: from their lichess, else chess.com rating); timeClass=; masters=true adds the masters\' move. ' +
+      "The first read starts fetching from lichess (needs the owner's lichess token; status says progress): read again until status.state is ok. Cached per month. JSON.",
+    mimeType: 'application/json',
+  },
+  access: 'personal',
+  match: (uri) => {
+    const m = /^chess-footprint:\/\/openings\/([^/?#]+)\/peers(?:\?([^#]*))?$/.exec(uri);
+    if (!m) return null;
+    const query = Object.fromEntries(new URLSearchParams(m[2] ?? ''));
+    const parsed = PeersInput.safeParse({ ...query, colour: colourOf(m[1]) });
+    if (!parsed.success) throw new ApiError(400, describeIssues(parsed.error));
+    return parsed.data;
+  },
+  read: (ctx, { colour, moves, band, timeClass, masters }, uri) => json(uri, peersView(ctx as PersonalCtx, colour, { moves, band, timeClass, masters: masters === 'true' })),
 });
 
 /** `{provider}/{username}` of a players URI, validated as the REST routes validate them (usernames only, never a URL). */
@@ -249,6 +274,7 @@ export const resourceDefinitions: readonly ResourceDefinition<unknown>[] = [
   latestReportResource,
   libraryResource,
   openingTreeResource,
+  peersResource,
   toolSchemaResource,
   playerResource,
   playerTreeResource,

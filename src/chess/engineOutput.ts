@@ -82,9 +82,11 @@ export interface SourceReview {
  * position key alone (positionKey below, FEN without history), so a position's result depends only on
  * the position, the engine and the budget: it can be reused across an owner's games and a review is
  * reproduced exactly from its recorded settings (single-threaded engine). Absent on older reviews,
- * which walked each game with the hash carried from one position to the next (still valid).
+ * which walked each game with the hash carried from one position to the next (still valid). `fishnet`: a review
+ * worker's search (issue 36), in fishnet's order: the positions walked backwards in chunks of at most six with
+ * the hash carried inside a chunk and one overlap position (fishnet src/queue.rs, src/ipc.rs), MultiPV 1.
  */
-export const SEARCH_MODES = ['position'] as const;
+export const SEARCH_MODES = ['position', 'fishnet'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /**
@@ -121,8 +123,20 @@ export interface DeeperBudget {
   margins: DeeperMargins;
 }
 
+/**
+ * Who made a review on a review worker (issue 36): the worker key's name, and the engine as the worker reported
+ * it (its User-Agent and `stockfish.flavor`): untrusted words, recorded as said, read by no rule.
+ */
+export interface WorkerOrigin {
+  key: string;
+  userAgent: string;
+  flavor: string;
+}
+
 export interface StoredAnalysis {
   engine: EngineIdentity;
+  /** Present when a review worker searched the positions (`budget.search` is then `fishnet`). */
+  worker?: WorkerOrigin;
   /** Present when the review is a source's own (no engine of ours ran); absent on engine reviews. */
   source?: SourceReview;
   budget: { nodesPerPosition: number; multiPv: number; search?: SearchMode; deeper?: DeeperBudget };

@@ -308,7 +308,7 @@ export function fullMoves(plies: number): number {
 
 /**
  * Identity of a move sequence: the same moves from the same start give the same key whatever
- * the headers, comments or clocks. Engine analyses are stored under it and shared.
+ * the headers, comments or clocks. Each owner's review of the moves is stored under it.
  */
 export function movesKey(startFen: string, uciMoves: readonly string[]): string {
   return createHash('sha256').update(`${startFen}\n${uciMoves.join(' ')}`).digest('hex');

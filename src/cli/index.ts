@@ -10,6 +10,7 @@ import { registerReportCommands } from './report.js';
 import { registerServeCommand } from './serve.js';
 import { registerReviewCommand } from './review.js';
 import { registerSyncCommands } from './sync.js';
+import { registerWorkerKeyCommands } from './workerKey.js';
 
 export function buildProgram(): Command {
   const program = new Command('chess-footprint')
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerSyncCommands(program);
   registerReviewCommand(program);
   registerLibraryCommands(program);
+  registerWorkerKeyCommands(program);
   return program;
 }
 

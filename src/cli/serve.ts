@@ -38,6 +38,7 @@ interface ServeOptions {
   demo?: boolean;
   demoGames: string;
   engine?: string;
+  engines?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -48,6 +49,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'interface to bind (default $HOST or 127.0.0.1)')
     .option('--data-dir <dir>', 'data folder (default $CFP_DATA_DIR or ~/.chess-footprint)')
     .option('--engine <path>', 'native UCI engine binary (default: the bundled WASM Stockfish)')
+    .option('--engines <n>', 'local engine processes (default $CFP_ENGINE_WORKERS or one per core; 0: none, reviews wait for review workers)')
     .option('--demo', 'seed a demo owner with demo data when the store has no account')
     .option('--demo-games <n>', 'how many demo games --demo seeds', '500')
     .action(async (opts: ServeOptions) => {
@@ -57,8 +59,10 @@ export function registerServeCommand(program: Command): void {
       }
       const demoGames = Number(opts.demoGames);
       if (!Number.isInteger(demoGames) || demoGames < 1 || demoGames > 1_000_000) throw new CliError('--demo-games takes a whole number from 1 to 1,000,000', EXIT.usage);
+      const engines = opts.engines === undefined ? undefined : Number(opts.engines);
+      if (engines !== undefined && !(Number.isInteger(engines) && engines >= 0 && engines <= 64)) throw new CliError(`--engines takes a whole number from 0 to 64, got ${opts.engines}`, EXIT.usage);
       limitHeapGrowth();
-      const config = loadConfig({ dataDir: opts.dataDir, host: opts.host, port, enginePath: opts.engine });
+      const config = loadConfig({ dataDir: opts.dataDir, host: opts.host, port, enginePath: opts.engine, engineWorkers: engines });
       const deps = openApp(config, { serving: true });
       if (config.rateLimits === 'off') console.error('warning: CFP_RATE_LIMITS=off: every rate limit is disabled');
       // Tokens are shown once and never minted by a restart: the first demo start prints its token,

@@ -42,6 +42,20 @@ export interface AnalyseOptions {
   engines?: number;
   /** Results of positions already searched with this engine and budget, and where new ones go. */
   memo?: PositionMemo;
+  /**
+   * Aborting stops the review at once: its engines are killed mid-search (they start afresh for the next
+   * review), nothing more is searched, and analyse rejects with ReviewAborted. The queue aborts a job
+   * whose lease another process took over (services/review/queue.ts), so one job never has two engines.
+   */
+  signal?: AbortSignal;
+}
+
+/** The rejection of a review whose AnalyseOptions.signal was aborted. */
+export class ReviewAborted extends Error {
+  constructor() {
+    super('the review was stopped');
+    this.name = 'ReviewAborted';
+  }
 }
 
 /** What reviews a move sequence: the engine pool in production; tests may pass their own. */
@@ -148,8 +162,19 @@ export class EnginePool implements Analyser {
   }
 
   async analyse(startFen: string, movesUci: readonly string[], now: () => string, opts: AnalyseOptions = {}): Promise<StoredAnalysis> {
+    const signal = opts.signal;
+    if (signal?.aborted) throw new ReviewAborted();
     const slots = await this.take(opts.engines ?? this.engines.length);
+    // Killing the review's engines ends any search in flight now, rather than at its node budget.
+    const stopEngines = () => {
+      for (const i of slots) {
+        this.engines[i]?.kill();
+        this.engines[i] = null;
+      }
+    };
+    signal?.addEventListener('abort', stopEngines, { once: true });
     try {
+      if (signal?.aborted) throw new ReviewAborted();
       const positions = gamePositions(startFen, movesUci);
       const stored: StoredPosition[] = new Array(positions.length);
       const searchable = positions.filter((p) => !p.terminal);
@@ -157,14 +182,15 @@ export class EnginePool implements Analyser {
         stored[p.index] = { index: p.index, fen: p.fen, lines: [], terminal: p.terminal, depth: 0, nodes: 0 };
       }
       // First pass at the fixed budget, then the deeper look at the positions it cannot settle.
-      let failure = await this.searchAll(slots, searchable, stored, this.opts.nodesPerPosition, opts.memo, false);
+      let failure = await this.searchAll(slots, searchable, stored, this.opts.nodesPerPosition, opts.memo, false, signal);
       const deeper = this.opts.deeper;
       if (!failure && deeper) {
         // The margins are about lichess's thresholds, so they are read on lichess's scale (src/chess/calibration.ts).
         const onScale = scalePositions(stored, cpScaleOf(this.identity(slots)));
         const again = new Set(unsettledPositions(onScale, movesUci, deeper.margins));
-        failure = await this.searchAll(slots, searchable.filter((p) => again.has(p.index)), stored, deeper.nodesPerPosition, opts.memo, true);
+        failure = await this.searchAll(slots, searchable.filter((p) => again.has(p.index)), stored, deeper.nodesPerPosition, opts.memo, true, signal);
       }
+      if (signal?.aborted) throw new ReviewAborted();
       if (failure) {
         // The failed review's engines start afresh for the next job: none keeps this game's state.
         // Engines held by other reviews are not touched.
@@ -188,6 +214,7 @@ export class EnginePool implements Analyser {
         analysedAt: now(),
       };
     } finally {
+      signal?.removeEventListener('abort', stopEngines);
       this.give(slots);
     }
   }
@@ -203,6 +230,7 @@ export class EnginePool implements Analyser {
     nodes: number,
     memo: PositionMemo | undefined,
     deeper: boolean,
+    signal: AbortSignal | undefined,
   ): Promise<PromiseRejectedResult | undefined> {
     const chunks = Math.min(slots.length, Math.max(1, list.length));
     const per = Math.ceil(list.length / chunks);
@@ -217,9 +245,10 @@ export class EnginePool implements Analyser {
         const mine = list.slice(c * per, (c + 1) * per);
         if (mine.length === 0) return;
         const slot = slots[c];
+        if (signal?.aborted) return;
         let engine = await this.engineAt(slot);
         for (const p of mine) {
-          if (failed) return;
+          if (failed || signal?.aborted) return;
           const key = positionKey(p.fen);
           const known = memo?.get(prefix + key);
           if (known) {
@@ -233,6 +262,8 @@ export class EnginePool implements Analyser {
             await engine.newGame();
             result = await engine.search(position, nodes, timeoutMs);
           } catch (first) {
+            // A stopped review's engine was killed on purpose: no restart, no retry.
+            if (signal?.aborted) return;
             engine = await this.restart(slot);
             try {
               await engine.newGame();

@@ -4,6 +4,7 @@ import type { AnyTool } from '../../tools/defineTool.js';
 import type { AppDeps } from '../context.js';
 import { mcpRouter } from '../mcp/http.js';
 import { agentSkillsIndex, apiCatalog, apiCatalogLinkHeader, authMd, coachSkillMd, llmsTxt, serverCard } from './discovery.js';
+import { fishnetRouter } from './fishnet.js';
 import { healthRouter } from './health.js';
 import { mcpCatalog, registryServerJson, SERVER_CARD_MEDIA_TYPE, serverCardV2 } from './mcpDiscovery.js';
 import { buildOpenApi } from './openapi.js';
@@ -78,6 +79,8 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.use(under('/health', healthRouter(deps)));
   app.use(under('/api/mcp', mcpRouter(tools, deps)));
   app.use(under('/share', shareRouter(deps)));
+  // Review workers (issue 36): a worker key opens these routes and nothing else.
+  app.use(under('/fishnet', fishnetRouter(deps)));
   app.use(bodyErrorHandler);
   app.use((req: Request, res: Response) => {
     res.status(404).json({ error: `no endpoint ${req.method} ${req.path}; see ${base}/openapi.json` });

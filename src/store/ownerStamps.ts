@@ -72,20 +72,17 @@ function coachingTriggers(): Record<string, string> {
 
 /**
  * What list_study_games shows bumps `study_version`: the owner's study rows and their notes, their
- * review jobs (queued → running → complete | failed) and reviews, and a shared analysis whose
- * derivation is brought to a new version (its accuracies are shown), for every owner holding it.
+ * review jobs (queued → running → complete | failed) and their reviews (analyses, per owner since
+ * 0012: a derivation brought to a new version bumps only its owner's).
  * A note names its study row, whose row names the owner; a note deleted by the cascade from its row
  * finds no owner, and the row's own trigger has bumped the version already.
  */
 function studyTriggers(): Record<string, string> {
   return {
-    ...bumpOnWrite('study_version', ['study_games', 'review_jobs', 'owner_reviews'], {
+    ...bumpOnWrite('study_version', ['study_games', 'review_jobs', 'analyses'], {
       table: 'study_notes',
       owner: (row) => `(SELECT user_id FROM study_games WHERE id = ${row}.study_game_id)`,
     }),
-    owner_stamps_analyses_update: `AFTER UPDATE ON analyses BEGIN
-    UPDATE owner_stamps SET study_version = study_version + 1 WHERE user_id IN (SELECT user_id FROM owner_reviews WHERE moves_key = new.moves_key);
-  END`,
   };
 }
 

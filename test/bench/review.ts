@@ -13,7 +13,7 @@ import { gameDetail } from '../../src/services/review/gameReview.js';
 import { getCriticalMoments } from '../../src/services/review/moments.js';
 import { ownerReview } from '../../src/services/review/records.js';
 import { bulkReview } from '../../src/services/review/bulk.js';
-import { ownerReviews, games } from '../../src/store/schema/index.js';
+import { analyses, games } from '../../src/store/schema/index.js';
 import { buildBenchStore } from './benchStore.js';
 import { percentile, type BenchTable } from './table.js';
 
@@ -61,7 +61,7 @@ export async function run(): Promise<BenchTable[]> {
   const reviewed = deps.store.db
     .select({ id: games.id, san: games.sanMoves })
     .from(games)
-    .innerJoin(ownerReviews, and(eq(ownerReviews.userId, games.userId), eq(ownerReviews.movesKey, games.movesKey)))
+    .innerJoin(analyses, and(eq(analyses.userId, games.userId), eq(analyses.movesKey, games.movesKey)))
     .all();
   const plies = reviewed.reduce((s, g) => s + (g.san?.split(' ').length ?? 0), 0);
   const reviewedIds = reviewed.map((r) => r.id);

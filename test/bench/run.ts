@@ -17,6 +17,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   fidelity: () => import('./fidelity.js'),
   crossowner: () => import('./crossOwner.js'),
   'lichess-import': () => import('./lichessImport.js'),
+  'paused-holder': () => import('./pausedHolder.js'),
   'prep-load': () => import('./prepLoad.js'),
   'held-lock': () => import('./heldLock.js'),
 };

@@ -95,7 +95,7 @@ async function httpRows(size: number, rows: Row[]): Promise<void> {
     side.sqlite
       .prepare(
         `SELECT id FROM games g WHERE user_id = ? AND san_moves IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.moves_key = g.moves_key) ORDER BY random() LIMIT ?`,
+           AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.user_id = g.user_id AND a.moves_key = g.moves_key) ORDER BY random() LIMIT ?`,
       )
       .all(userId, 500 + REQUESTS) as Array<{ id: string }>
   ).map((r) => r.id);

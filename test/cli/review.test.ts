@@ -13,7 +13,7 @@ import { createUser } from '../../src/services/accounts/accounts.js';
 import { insertGames, movesColumns } from '../../src/services/games/gameWriter.js';
 import { bulkReview } from '../../src/services/review/bulk.js';
 import { openStore, storeFile, type Store } from '../../src/store/db.js';
-import { games, ownerReviews, reviewJobs } from '../../src/store/schema/index.js';
+import { analyses, games, reviewJobs } from '../../src/store/schema/index.js';
 import { LIMITS_FILE } from '../../src/limits/limiter.js';
 import { Database } from '../../src/store/sqlite.js';
 
@@ -72,7 +72,7 @@ async function run(...args: string[]) {
 function reviewedSourceIds(): string[] {
   const store = openStore(storeFile(dir));
   try {
-    const keys = new Set(store.db.select().from(ownerReviews).all().map((r) => r.movesKey));
+    const keys = new Set(store.db.select().from(analyses).all().map((r) => r.movesKey));
     return store.db.select().from(games).all().filter((g) => keys.has(g.movesKey!)).map((g) => g.sourceId).sort();
   } finally {
     store.close();

@@ -4,7 +4,7 @@ import { movesKey } from '../../src/chess/pgn.js';
 import type { User } from '../../src/context.js';
 import type { Store } from '../../src/store/db.js';
 import { games } from '../../src/store/schema/index.js';
-import { analysisRow, grantReview, saveAnalysis } from '../../src/services/review/records.js';
+import { analysisRow, saveReview } from '../../src/services/review/records.js';
 
 /** Inserts an owned game and, when `analysis` is given, its analyses row (as the engine branch writes it). */
 export function insertReviewedGame(
@@ -39,8 +39,7 @@ export function insertReviewedGame(
     .run();
   if (analysis && key) {
     // As a completed review writes it: the engine output with its derivation, and the owner's review.
-    saveAnalysis(store, analysisRow(key, analysis));
-    grantReview(store, user.id, key, analysis.analysedAt);
+    saveReview(store, analysisRow(user.id, key, analysis, analysis.analysedAt));
   }
   return id;
 }

@@ -27,7 +27,7 @@ describe('GET /health', () => {
       status: 'ok',
       version: packageJson.version,
       store: 'ok',
-      engine: { kind: 'wasm', workers: 3, nodesPerPosition: 30_000, reviewsPending: 0 },
+      engine: { kind: 'wasm', workers: 3, nodesPerPosition: 30_000, reviewsPending: 0, reviewWorkersConnected: 0 },
     });
     expect(text).not.toMatch(/Secretname|example\.test|cfp-test-/);
   });

@@ -246,6 +246,7 @@ describe('documents and pages', () => {
       '/api/v1/settings/connections/{provider}',
       '/api/v1/settings/email',
       '/api/v1/settings/openings/{colour}',
+      '/api/v1/settings/openings/{colour}/peers',
       '/api/v1/settings/reviews',
       '/api/v1/settings/session',
       '/api/v1/settings/sessions',
@@ -253,6 +254,7 @@ describe('documents and pages', () => {
       '/api/v1/settings/sync',
       '/api/v1/settings/tokens',
       '/api/v1/settings/tokens/{id}',
+      '/api/v1/settings/workers',
     ]);
     for (const [, ops] of settings) for (const op of Object.values(ops as Record<string, Record<string, unknown>>)) {
       expect(op.tags).toEqual(['settings']);

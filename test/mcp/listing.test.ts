@@ -191,8 +191,8 @@ describe('MCP discovery documents', () => {
       expect(catalog.body.entries[0].url).toBe(`${server.url}/api/mcp/server-card`);
       const legacy = (await rest(server.url, '/.well-known/mcp.json')).body;
       expect(legacy.capabilities).toMatchObject({ prompts: {}, resources: {} });
-      expect(legacy.prompts).toHaveLength(6);
-      expect(legacy.resourceTemplates).toHaveLength(9);
+      expect(legacy.prompts).toHaveLength(7);
+      expect(legacy.resourceTemplates).toHaveLength(10);
       // The earlier card lists the tools exactly as tools/list does (the lean form), plus where each is served.
       const mcp = await mcpClient(server.url);
       try {

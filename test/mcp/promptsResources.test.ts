@@ -68,9 +68,9 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     await app?.close();
   });
 
-  test('prompts/list: the six workflows with typed arguments', async () => {
+  test('prompts/list: the seven workflows with typed arguments', async () => {
     const { prompts: listed } = await owner.listPrompts();
-    expect(listed.map((p) => p.name)).toEqual(['coaching_session', 'review_game', 'weekly_review', 'prepare_next_round', 'quiz_me', 'prepare_for_opponent']);
+    expect(listed.map((p) => p.name)).toEqual(['coaching_session', 'review_game', 'weekly_review', 'prepare_next_round', 'quiz_me', 'prepare_for_opponent', 'review_openings']);
     const args = Object.fromEntries(listed.map((p) => [p.name, (p.arguments ?? []).map((a) => [a.name, a.required])]));
     expect(args).toEqual({
       coaching_session: [['minutes', false]],
@@ -88,6 +88,7 @@ describe('MCP prompts and resources over streamable HTTP', () => {
         ['username', true],
         ['colour', false],
       ],
+      review_openings: [['colour', false]],
     });
     for (const p of listed) for (const a of p.arguments ?? []) expect(a.description, `${p.name}.${a.name}`).toBeTruthy();
   });
@@ -99,6 +100,7 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     prepare_next_round: { tnr: '1234567', player: 'Carlsen' },
     quiz_me: { count: '3' },
     prepare_for_opponent: { provider: 'lichess', username: 'RivalX', colour: 'black' },
+    review_openings: { colour: 'white' },
   };
   const TEMPLATES = () => owner.listResourceTemplates().then((r) => r.resourceTemplates.map((t) => t.uriTemplate));
   /** A concrete chess-footprint:// URI a message names, against the listed templates ({x} one segment, {?moves} a query). */
@@ -146,13 +148,14 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     await expect(owner.getPrompt({ name: 'no_such_prompt' })).rejects.toThrow(/no prompt named no_such_prompt/);
   });
 
-  test('resources/templates/list: the nine templates', async () => {
+  test('resources/templates/list: the ten templates', async () => {
     const { resourceTemplates } = await owner.listResourceTemplates();
     expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
       ['chess-footprint://games/{id}.pgn', 'application/x-chess-pgn'],
       ['chess-footprint://reports/latest', 'text/markdown'],
       ['chess-footprint://library/{slug}', 'text/markdown'],
       ['chess-footprint://openings/{colour}{?moves}', 'application/json'],
+      ['chess-footprint://openings/{colour}/peers{?moves}', 'application/json'],
       ['chess-footprint://schema/{tool}', 'application/json'],
       ['chess-footprint://players/{provider}/{username}', 'application/json'],
       ['chess-footprint://players/{provider}/{username}/openings/{colour}{?moves}', 'application/json'],

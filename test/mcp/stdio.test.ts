@@ -31,10 +31,10 @@ describe('MCP over stdio: prompts, resources and the auth message', { timeout: 1
   test('prompts and resource templates list and render; a personal resource reads with CFP_TOKEN', async () => {
     const client = await stdioClient({ CFP_TOKEN: token });
     try {
-      expect((await client.listPrompts()).prompts).toHaveLength(6);
+      expect((await client.listPrompts()).prompts).toHaveLength(7);
       const p = await client.getPrompt({ name: 'review_game', arguments: { gameId: 'abc' } });
       expect((p.messages[0].content as { text: string }).text).toContain('get_critical_moments with id abc');
-      expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(9);
+      expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(10);
       const tree = JSON.parse(((await client.readResource({ uri: 'chess-footprint://openings/black' })).contents[0] as { text: string }).text);
       expect(tree).toMatchObject({ colour: 'black', games: 0, score: null, nextMoves: [] });
     } finally {

@@ -136,4 +136,56 @@ describe('migrations are append-only and upgrade a store in place', () => {
       store.close();
     }
   });
+  test('0012 makes reviews per owner: each owner holding a review keeps their own copy of it, a row nobody holds is dropped', () => {
+    const at = journal.entries.findIndex((e) => e.tag.startsWith('0012_'));
+    const dir = join(tmp, 'store-owner-analyses');
+    mkdirSync(dir, { recursive: true });
+    {
+      const sqlite = new Database(storeFile(dir));
+      registerStoreFunctions(sqlite);
+      migrate(drizzle(sqlite), { migrationsFolder: earlierRelease(at) });
+      const user = sqlite.prepare("INSERT INTO users (id, display_name, email, created_at) VALUES (?, ?, ?, '2026-01-01T00:00:00.000Z')");
+      for (const u of ['u1', 'u2', 'u3', 'u4']) user.run(u, u, `${u}@example.test`);
+      const analysis = sqlite.prepare(
+        `INSERT INTO analyses (moves_key, payload, engine, depth, nodes_per_position, accuracy_white, accuracy_black, analysed_at, derivation, derivation_version, view)
+         VALUES (?, ?, ?, 12, 20000, 81.5, 77.2, ?, '{"d":1}', 3, x'0102')`,
+      );
+      analysis.run('K1', '{"p":"K1"}', 'Stockfish 17', '2026-02-01T00:00:00.000Z'); // u1 and u2 hold it (owner_reviews)
+      analysis.run('K2', '{"p":"K2"}', 'lichess server analysis', '2026-02-02T00:00:00.000Z'); // u3: a completed job only (never backfilled)
+      analysis.run('K3', '{"p":"K3"}', 'Stockfish 17', '2026-02-03T00:00:00.000Z'); // nobody: u1's job for it is still queued
+      analysis.run('K4', '{"p":"K4"}', 'Stockfish 17', '2026-02-04T00:00:00.000Z'); // u4: a game carrying its accuracy
+      const held = sqlite.prepare('INSERT INTO owner_reviews (user_id, moves_key, reviewed_at) VALUES (?, ?, ?)');
+      held.run('u1', 'K1', '2026-03-01T00:00:00.000Z');
+      held.run('u2', 'K1', '2026-03-02T00:00:00.000Z');
+      const job = sqlite.prepare(
+        "INSERT INTO review_jobs (id, user_id, subject_kind, subject_id, moves_key, start_fen, moves_uci, status, created_at, finished_at) VALUES (?, ?, 'study', ?, ?, 'startpos', 'e2e4', ?, '2026-01-05T00:00:00.000Z', ?)",
+      );
+      job.run('j1', 'u3', 's3', 'K2', 'complete', '2026-03-03T00:00:00.000Z');
+      job.run('j2', 'u1', 's1', 'K3', 'queued', null);
+      sqlite
+        .prepare(
+          `INSERT INTO games (id, user_id, provider, source_id, played_at, colour, result, opponent, time_class, rated, moves_count, source_url, created_at, moves_key, review_accuracy)
+           VALUES ('g4', 'u4', 'siteB', 'x', '2026-01-01T00:00:00.000Z', 'white', 'win', 'them', 'blitz', 1, 2, 'https://lichess.org/x', '2026-01-01T00:00:00.000Z', 'K4', 81.5)`,
+        )
+        .run();
+      sqlite.close();
+    }
+    const store = openStore(storeFile(dir), { log: () => {} });
+    try {
+      const rows = store.sqlite.prepare('SELECT user_id AS u, moves_key AS k, payload, engine, analysed_at AS analysed, reviewed_at AS reviewed, derivation, derivation_version AS v, hex(view) AS view FROM analyses ORDER BY u, k').all();
+      const copy = (k: string, engine: string, analysed: string) => ({ k, payload: `{"p":"${k}"}`, engine, analysed, derivation: '{"d":1}', v: 3, view: '0102' });
+      expect(rows).toEqual([
+        { u: 'u1', reviewed: '2026-03-01T00:00:00.000Z', ...copy('K1', 'Stockfish 17', '2026-02-01T00:00:00.000Z') },
+        { u: 'u2', reviewed: '2026-03-02T00:00:00.000Z', ...copy('K1', 'Stockfish 17', '2026-02-01T00:00:00.000Z') },
+        { u: 'u3', reviewed: '2026-03-03T00:00:00.000Z', ...copy('K2', 'lichess server analysis', '2026-02-02T00:00:00.000Z') },
+        { u: 'u4', reviewed: '2026-02-04T00:00:00.000Z', ...copy('K4', 'Stockfish 17', '2026-02-04T00:00:00.000Z') },
+      ]);
+      expect(store.sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'owner_reviews'").get()).toEqual({ n: 0 });
+      // Each copy is its owner's: deleting u1 takes u1's copy only.
+      store.sqlite.prepare("DELETE FROM users WHERE id = 'u1'").run();
+      expect(store.sqlite.prepare("SELECT user_id AS u FROM analyses WHERE moves_key = 'K1'").all()).toEqual([{ u: 'u2' }]);
+    } finally {
+      store.close();
+    }
+  });
 });

@@ -15,7 +15,7 @@ import { listStudyGames } from '../../tools/study/list_study_games.js';
 import { getProfile } from '../../tools/profile/get_profile.js';
 import { getGame } from '../../tools/games/get_game.js';
 import { movesKey } from '../../src/chess/pgn.js';
-import { analysisRow, saveAnalysis } from '../../src/services/review/records.js';
+import { analysisRow, saveReview } from '../../src/services/review/records.js';
 import { quietGame } from '../helpers/analysis.js';
 import { insertReviewedGame } from '../helpers/reviewed.js';
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
@@ -189,17 +189,18 @@ describe('owner stamps: game count and data version kept by triggers', () => {
       );
       expect((await changed(job)).games[0].review.status).toBe('queued');
       expect((await changed(sql("UPDATE review_jobs SET status = 'running' WHERE id = 'j1'"))).games[0].review.status).toBe('running');
-      const analysis = sql(
-        `INSERT INTO analyses (moves_key, payload, engine, depth, nodes_per_position, accuracy_white, accuracy_black, analysed_at, derivation, derivation_version)
-         VALUES (?, '{}', 'test', 1, 1, 81.5, 77.2, '2026-11-20T00:00:00.000Z', '{"accuracyWhite":81.5,"accuracyBlack":77.2}', ?)`,
-        key,
-        DERIVATION_VERSION,
+      const reviewed = await changed(
+        sql(
+          `INSERT INTO analyses (user_id, moves_key, payload, engine, depth, nodes_per_position, accuracy_white, accuracy_black, analysed_at, reviewed_at, derivation, derivation_version)
+           VALUES (?, ?, '{}', 'test', 1, 1, 81.5, 77.2, '2026-11-20T00:00:00.000Z', '2026-11-20T00:00:00.000Z', '{"accuracyWhite":81.5,"accuracyBlack":77.2}', ?)`,
+          user.id,
+          key,
+          DERIVATION_VERSION,
+        ),
       );
-      analysis();
-      const reviewed = await changed(sql("INSERT INTO owner_reviews (user_id, moves_key, reviewed_at) VALUES (?, ?, '2026-11-20T00:00:00.000Z')", user.id, key));
       expect(reviewed.games[0].review).toMatchObject({ status: 'complete', accuracyWhite: 81.5 });
-      // A derivation brought to a new version changes the accuracies shown: every owner holding it is bumped.
-      const rederived = await changed(sql(`UPDATE analyses SET derivation = '{"accuracyWhite":64,"accuracyBlack":77.2}' WHERE moves_key = ?`, key));
+      // A derivation brought to a new version changes the accuracies shown: its owner is bumped.
+      const rederived = await changed(sql(`UPDATE analyses SET derivation = '{"accuracyWhite":64,"accuracyBlack":77.2}' WHERE user_id = ? AND moves_key = ?`, user.id, key));
       expect(rederived.games[0].review.accuracyWhite).toBe(64);
     } finally {
       elsewhere.close();
@@ -248,7 +249,8 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     const analysis = quietGame();
     const key = movesKey(analysis.startFen, analysis.movesUci);
     const id = insertReviewedGame(app.deps.store, user, null, { movesKey: key, movesSource: 'pgn', sanMoves: 'a3 a6 h3 h6 b3 b6' });
-    saveAnalysis(app.deps.store, analysisRow(key, analysis)); // the shared engine output exists; this owner has no review of it yet
+    // Another owner's review of the same moves exists; this owner has none yet.
+    saveReview(app.deps.store, analysisRow(other.user.id, key, analysis, '2026-11-20T00:00:00.000Z'));
     type D = { opponent: string; review: { accuracyWhite?: number } | null };
     const read = async (as = token) => app.call(getGame, { id }, as);
     const first = (await read()).body as D;
@@ -264,7 +266,7 @@ describe('owner stamps: game count and data version kept by triggers', () => {
       const text = '[Event "x"]\n\n1. a3 a6 2. h3 h6 3. b3 b6 *\n';
       elsewhere.sqlite.transaction(() => sql('UPDATE games SET pgn_hash = ? WHERE id = ?', storePgn(elsewhere, text, '2026-11-20T00:00:00.000Z'), id))();
       expect(((await read()).body as D & { pgn: string | null }).pgn).toBe(text);
-      sql("INSERT INTO owner_reviews (user_id, moves_key, reviewed_at) VALUES (?, ?, '2026-11-20T00:00:00.000Z')", user.id, key);
+      elsewhere.sqlite.transaction(() => saveReview(elsewhere, analysisRow(user.id, key, analysis, '2026-11-20T00:00:00.000Z')))();
       expect(((await read()).body as D).review).not.toBeNull();
     } finally {
       elsewhere.close();

@@ -22,13 +22,18 @@ describe('the store driver (better-sqlite3 13)', () => {
     expect({ status: run.status, signal: run.signal, out: run.stdout.trim() }).toEqual({ status: 0, signal: null, out: '199990000' });
   });
 
-  test('the installed driver is 13, and nothing in the install compiles it (no install script, a prebuilt binary for this platform)', async () => {
+  // npm ci still runs node-gyp's implicit `rebuild` for it (npm reads `gypfile: false` from the package, not from
+  // the lockfile it installs by), and 13's binding.gyp makes that a no-op when a prebuild fits this platform:
+  // stamps only. What must hold is that no binary was compiled, so the packaged one is what loads.
+  test('the installed driver is 13 with no install script, and no binary was compiled: the packaged prebuild loads', async () => {
     const { createRequire } = await import('node:module');
+    const { existsSync } = await import('node:fs');
     const require = createRequire(import.meta.url);
     const pkg = require('better-sqlite3/package.json') as { version: string; scripts?: Record<string, string> };
     expect(pkg.version.split('.')[0]).toBe('13');
     expect(pkg.scripts?.install).toBeUndefined();
-    const { existsSync } = await import('node:fs');
-    expect(existsSync(join(root, 'node_modules', 'better-sqlite3', 'build'))).toBe(false);
+    const dir = join(root, 'node_modules', 'better-sqlite3');
+    for (const build of ['Release', 'Debug']) expect(existsSync(join(dir, 'build', build, 'better_sqlite3.node'))).toBe(false);
+    expect(existsSync(join(dir, 'prebuilds', `${process.platform}-${process.arch}.node`))).toBe(true);
   });
 });

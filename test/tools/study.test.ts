@@ -9,7 +9,7 @@ import { requestStudyAnalysis } from '../../tools/study/request_study_analysis.j
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { makeAnalysis } from '../helpers/analysis.js';
-import { analysisRow, grantReview, saveAnalysis } from '../../src/services/review/records.js';
+import { analysisRow, saveReview } from '../../src/services/review/records.js';
 
 // Scholar's mate, with comments on plies 1 and 3 and a comment before the first move.
 const SCHOLAR_A = `[Event "Club night"]
@@ -34,8 +34,7 @@ const SCHOLAR_UCI = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
 function storeReview(app: TestApp, userId: string): { accuracyWhite: number; accuracyBlack: number } {
   const a = makeAnalysis({ sanMoves: ['e4', 'e5', 'Bc4', 'Nc6', 'Qh5', 'Nf6', 'Qxf7#'], evals: [30, -30, 30, -30, 40, -40, { mate: 1 }] });
   const key = movesKey(START_FEN, SCHOLAR_UCI);
-  saveAnalysis(app.deps.store, analysisRow(key, a));
-  grantReview(app.deps.store, userId, key, '2026-11-20T11:00:00Z');
+  saveReview(app.deps.store, analysisRow(userId, key, a, '2026-11-20T11:00:00Z'));
   return app.deps.store.db.select({ accuracyWhite: analyses.accuracyWhite, accuracyBlack: analyses.accuracyBlack }).from(analyses).get()!;
 }
 

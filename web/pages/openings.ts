@@ -4,6 +4,7 @@ import { clear, h, link, table } from '../dom.js';
 import { day } from '../format.js';
 import { replay } from '../positions.js';
 import { currentGeneration, isCurrent } from '../router.js';
+import { addPeersColumn, peersCard, type PeersView } from './peers.js';
 
 type Colour = 'white' | 'black';
 
@@ -38,9 +39,11 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
   const colourButtons = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `tree-${c}`, onclick: () => void show(c, '') }, `As ${c}`));
 
   async function show(c: Colour, moves: string): Promise<void> {
-    const [node, list] = await Promise.all([
+    const [node, list, peers] = await Promise.all([
       api(`/api/v1/settings/openings/${c}`, { query: { moves } }),
       api('/api/v1/me/games', { query: gamesQuery(c, moves) }),
+      // The peers at the owner's level (issue 40): the page stands without them.
+      api<PeersView>(`/api/v1/settings/openings/${c}/peers`, { query: { moves } }).catch(() => null),
     ]);
     if (!document.body.contains(tree)) return;
     colour = c;
@@ -69,6 +72,8 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
           ]),
         )
       : h('p', { class: 'muted' }, node.games ? 'No game of yours goes on from here.' : 'None of your games reached this position.');
+    if (next instanceof HTMLTableElement) addPeersColumn(next, peers);
+    peersBox.replaceChildren(...peersCard(peers, (l) => void show(c, l)).childNodes);
     const games = h(
       'div',
       { 'data-testid': 'tree-games', 'data-total': list.total },
@@ -86,6 +91,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     );
   }
 
+  const peersBox = h('section', { class: 'peers', 'data-testid': 'peers-card' });
   const problemSection = h(
     'section',
     { class: 'problems' },
@@ -108,7 +114,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
   );
   main.append(
     h('h1', {}, 'Openings'),
-    h('div', { class: 'openings' }, h('section', {}, h('h2', {}, 'Your opening tree'), h('div', { class: 'tabs' }, ...colourButtons), tree), problemSection),
+    h('div', { class: 'openings' }, h('section', {}, h('h2', {}, 'Your opening tree'), h('div', { class: 'tabs' }, ...colourButtons), tree), h('div', {}, peersBox, problemSection)),
   );
   await show(colour, line);
 }

@@ -168,8 +168,8 @@ function reviewQueue(q: any): HTMLElement {
     h('p', {}, `${q.complete} reviewed · ${q.queued} queued · ${q.running} running · ${q.failed} failed`),
     q.active.length
       ? table(
-          ['Game', 'Status', 'Place in queue', 'Queued at'],
-          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [name(j), j.status, j.position, when(j.createdAt)]),
+          ['Game', 'Status', 'Reviewed by', 'Place in queue', 'Queued at'],
+          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [name(j), j.status, j.worker ?? '—', j.position, when(j.createdAt)]),
           undefined,
           true,
         )

@@ -55,6 +55,32 @@ async function tokensSection(): Promise<HTMLElement> {
   return box;
 }
 
+/** Review workers (issue 36): machines taking this account's reviews over lichess's fishnet protocol. Keys are made on the server's command line. */
+async function workersSection(): Promise<HTMLElement> {
+  const { workers } = await api('/api/v1/settings/workers');
+  const rows = workers.map((w: any) =>
+    h(
+      'tr',
+      { 'data-testid': 'worker-row', class: w.revokedAt ? 'revoked' : '' },
+      h('td', { 'data-label': 'Machine' }, w.name),
+      h('td', { 'data-label': 'Status' }, w.revokedAt ? 'revoked' : w.connected ? 'connected' : 'idle'),
+      h('td', { 'data-label': 'Last contact' }, when(w.lastContactAt)),
+      h('td', { 'data-label': 'Reviews' }, String(w.jobsDone)),
+      h('td', { 'data-label': 'Positions/s' }, w.positionsPerSecond === null ? '—' : String(w.positionsPerSecond)),
+      h('td', { 'data-label': 'Working on' }, String(w.jobsHeld)),
+    ),
+  );
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'Review workers'),
+    h('p', {}, 'Machines that review your games over lichess’s fishnet protocol. On the server: ', h('code', {}, 'chess-footprint worker-key create --name NAME'), '; on the machine: ', h('code', {}, 'fishnet --endpoint URL/fishnet --key KEY'), ' or ', h('code', {}, 'chess-footprint worker --server URL --key KEY'), '. A worker sees the moves of the games it reviews, nothing else.'),
+    workers.length
+      ? h('table', { class: 'stack' }, h('thead', {}, h('tr', {}, ...['Machine', 'Status', 'Last contact', 'Reviews', 'Positions/s', 'Working on'].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows))
+      : h('p', { class: 'muted' }, 'No review workers yet.'),
+  );
+}
+
 async function connectionsSection(): Promise<HTMLElement> {
   const box = h('section', {}, h('h2', {}, 'Connections'));
   const body = h('div', {});
@@ -135,8 +161,9 @@ function pre(text: string): HTMLElement {
 }
 
 export async function settingsPage(main: HTMLElement): Promise<void> {
-  const [tokens, connections, sessions, claude, email] = await Promise.all([
+  const [tokens, workers, connections, sessions, claude, email] = await Promise.all([
     tokensSection(),
+    workersSection(),
     connectionsSection(),
     sessionsSection(),
     api('/api/v1/settings/claude-config'),
@@ -145,6 +172,7 @@ export async function settingsPage(main: HTMLElement): Promise<void> {
   main.append(
     h('h1', {}, 'Settings'),
     tokens,
+    workers,
     connections,
     h(
       'section',

@@ -20,6 +20,7 @@ import {
   SyncInput,
   SyncRun,
   TokenList,
+  WorkerKeyList,
 } from '../../../schemas/settings.js';
 import { listSessions, redeemSignInCode, revokeSession, signInWithToken } from '../../auth/sessions.js';
 import { issueToken, listTokens, revokeToken } from '../../auth/tokens.js';
@@ -28,7 +29,10 @@ import { ApiError } from '../../errors.js';
 import { connectSource, disconnectSource } from '../../services/sync/index.js';
 import { smtpSettingsFrom } from '../../services/reports/index.js';
 import { reviewQueueStatus } from '../../services/review/index.js';
+import { listWorkerKeys } from '../../services/workers/index.js';
 import { openingTree } from '../../services/stats/index.js';
+import { peersView } from '../../services/peers/index.js';
+import { PeersInput, PeersView } from '../../../schemas/peers.js';
 import { callCtx } from '../../context.js';
 import { listConnections } from '../../services/sync/index.js';
 import type { Connection } from '../../services/sync/index.js';
@@ -263,6 +267,19 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     handler: (ctx) => reviewQueueStatus(ctx.deps, signedIn(ctx).id),
   }),
   defineSettingsRoute({
+    operationId: 'settings_worker_keys',
+    summary: 'Review workers',
+    description:
+      'The account’s review workers (machines running a fishnet client with a worker key: `chess-footprint worker-key create --name NAME`): last contact, reviews stored, positions per second, reviews in hand. Never the keys.',
+    method: 'GET',
+    path: '/api/v1/settings/workers',
+    access: 'signed-in',
+    input: Empty,
+    output: WorkerKeyList,
+    errors: [401, 403],
+    handler: (ctx) => ({ workers: listWorkerKeys(ctx.deps.store, signedIn(ctx).id, Date.now(), { revoked: true }) }),
+  }),
+  defineSettingsRoute({
     operationId: 'settings_opening_tree',
     summary: 'Opening tree of my own games',
     description:
@@ -274,6 +291,25 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     output: OpeningTreeView,
     errors: [400, 401, 403],
     handler: (ctx, input) => openingTree({ ...callCtx(ctx.deps, signedIn(ctx), { surface: 'rest', key: 'settings' }), user: signedIn(ctx) }, input.colour, input.moves ?? ''),
+  }),
+  defineSettingsRoute({
+    operationId: 'settings_opening_peers',
+    summary: 'My openings beside players at my level',
+    description:
+      "The dashboard's view of the chess-footprint://openings/{colour}/peers MCP resource (one computation): the owner's moves in their most-reached positions beside lichess's opening explorer at their rating band, the position after moves, and ranked findings. Reading it starts the fetch of what is missing (needs the owner's lichess token). Not an MCP tool.",
+    method: 'GET',
+    path: '/api/v1/settings/openings/{colour}/peers',
+    access: 'signed-in',
+    input: PeersInput,
+    output: PeersView,
+    errors: [400, 401, 403, 429],
+    handler: (ctx, input) =>
+      peersView({ ...callCtx(ctx.deps, signedIn(ctx), { surface: 'rest', key: 'settings' }), user: signedIn(ctx) }, input.colour, {
+        moves: input.moves,
+        band: input.band,
+        timeClass: input.timeClass,
+        masters: input.masters === 'true',
+      }),
   }),
   defineSettingsRoute({
     operationId: 'settings_claude_config',

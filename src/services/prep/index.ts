@@ -6,6 +6,8 @@ import { scoutRuns } from './scout.js';
 import { findScout, type ScoutProviderId } from './scoutStore.js';
 
 export { repertoireDeviations } from './deviations.js';
+// The trie of games' first moves, for another domain that walks an owner's lines (peers/positions.ts).
+export { lineTrie, type LineNode } from './lineTrie.js';
 export { notScouted, ownScout, playerReport, scoutTree } from './player.js';
 export { declareRepertoire, loadRepertoire, removeRepertoire } from './repertoire.js';
 export { ScoutRuns, scoutRuns, setScoutRuns } from './scout.js';

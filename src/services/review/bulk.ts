@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import { movesKey } from '../../chess/pgn.js';
 import type { Store } from '../../store/db.js';
-import { games, ownerReviews, reviewJobs } from '../../store/schema/index.js';
+import { games, analyses, reviewJobs } from '../../store/schema/index.js';
 import { fullGameMoves } from '../games/index.js';
 import type { GameRow } from '../games/index.js';
 import { activeJobOf, insertReviewJob, REVIEW_PRIORITY, type ReviewQueue } from './queue.js';
@@ -33,9 +33,9 @@ export interface BulkProgress {
  */
 export function unreviewedGames(store: Store, userId: string, sel: BulkSelection): GameRow[] {
   const rows = store.db
-    .select({ game: games, reviewed: ownerReviews.movesKey })
+    .select({ game: games, reviewed: analyses.movesKey })
     .from(games)
-    .leftJoin(ownerReviews, and(eq(ownerReviews.userId, games.userId), eq(ownerReviews.movesKey, games.movesKey)))
+    .leftJoin(analyses, and(eq(analyses.userId, games.userId), eq(analyses.movesKey, games.movesKey)))
     .where(
       and(
         eq(games.userId, userId),

@@ -31,10 +31,10 @@ const gameDetailQuery = (db: Store['db'], sqlite: Store['sqlite']) =>
       // Scalar subqueries rather than left joins: the same plan, but the joins ran at 14–22 µs a game
       // on a 10,000-game store against 4–6 µs for these (and for the joins on a 100,000-game one).
       // Written out with table names: drizzle renders a column inside sql`` unqualified, so in a
-      // subquery `${ownerReviews.userId} = ${games.userId}` became "user_id" = "user_id", true for every
-      // owner_reviews row (any owner's first review answered as this game's).
+      // subquery `${analyses.userId} = ${games.userId}` became "user_id" = "user_id", true for every
+      // analyses row (any owner's first review answered as this game's).
       pgn: sql<string | null>`(SELECT p.text FROM pgns p WHERE p.hash = "games"."pgn_hash")`,
-      reviewedAt: sql<string | null>`(SELECT r.reviewed_at FROM owner_reviews r WHERE r.user_id = "games"."user_id" AND r.moves_key = "games"."moves_key")`,
+      reviewedAt: sql<string | null>`(SELECT r.reviewed_at FROM analyses r WHERE r.user_id = "games"."user_id" AND r.moves_key = "games"."moves_key")`,
       // The latest review job of the game (index review_jobs_subject), as JSON: read only when unreviewed.
       lastJob: sql<string | null>`(SELECT json_object('status', j.status, 'error', j.error) FROM review_jobs j
         WHERE j.user_id = "games"."user_id" AND j.subject_kind = 'game' AND j.subject_id = "games"."id" ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1)`,

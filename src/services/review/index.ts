@@ -11,3 +11,5 @@ export * from './records.js';
 export * from './reviewReads.js';
 export * from './reviewRequests.js';
 export * from './sourceReviews.js';
+export * from './workerLeases.js';
+export * from './workerReviews.js';

@@ -9,7 +9,8 @@ import type { Store } from '../../store/db.js';
 import { isStoreBusy } from '../../store/busy.js';
 import { reviewJobs } from '../../store/schema/index.js';
 import { OwnerPositionMemos } from './positionMemo.js';
-import { analysisRow, engineOutput, grantReview, ownerReview, refreshDerivations, saveAnalysis, backfillOwnerReviews } from './records.js';
+import { connectedWorkers } from './workerLeases.js';
+import { analysisRow, engineOutput, ownerReview, refreshDerivations, saveReview } from './records.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
 
@@ -57,8 +58,11 @@ export const BUSY_GIVE_UP_MS = 60_000;
  * (`serve`, `mcp` beside it, the `review` CLI) takes only queued jobs or running jobs whose
  * heartbeat went stale (their process died), and on shutdown puts back only its own. Leases use
  * real time whatever the injected clock says: they measure this machine's processes, not the domain.
- * Completion stores the engine output with its derivation, the owner's own review row and their
- * games' accuracy, in one transaction.
+ * A job is worked by one engine at a time, even across a SIGSTOP (issue 37 item 3): each heartbeat is a
+ * conditional renewal, and a holder whose renewal finds the job (or the worker lease) taken over stops
+ * its engine search at once; completion and failure are conditional on still holding the job, so a
+ * holder that lost it stores nothing. Completion stores the owner's review (engine output with its
+ * derivation) and their games' accuracy, in one transaction.
  *
  * Engines per machine, not per process: one process at a time works the queue. It holds the worker
  * lease (table review_worker_lease) while it has work, renews it with its jobs' heartbeats, and
@@ -88,6 +92,12 @@ export class ReviewQueue {
     private readonly clock: Clock,
     private readonly analyser: () => Analyser,
     private readonly now: () => number = Date.now,
+    /**
+     * Review workers (issue 36): `localEngines` 0 runs no worker loop here (`serve --engines 0`: reviews wait for
+     * review workers); while a worker of the store is connected, a queued job is left to workers for `workerWaitMs`
+     * after it was made before a local engine takes it (the quick profile, for jobs no worker took).
+     */
+    private readonly opts: { localEngines?: number; workerWaitMs?: number } = {},
   ) {}
 
   job(id: string): ReviewJob | null {
@@ -169,13 +179,16 @@ export class ReviewQueue {
         // Another live process works the queue: its engines are the machine's; this one's stay off.
         if (holder && holder.owner !== this.leaseOwner && holder.beat >= staleBefore && !leaseProcessGone(holder.owner)) return null;
         this.freeDeadLocalLeases();
+        // Workers first: with one connected, a job younger than the wait is theirs (a freed running job is not held back).
+        const wait = this.opts.workerWaitMs ?? 0;
+        const madeBefore = wait > 0 && connectedWorkers(this.store, null, now) > 0 ? new Date(this.clock.now().getTime() - wait).toISOString() : null;
         const next = this.store.sqlite
           .prepare(
             `SELECT id FROM review_jobs
-              WHERE status = 'queued' OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
+              WHERE (status = 'queued' AND (? IS NULL OR created_at <= ?)) OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
               ORDER BY priority DESC, created_at ASC, rowid ASC LIMIT 1`,
           )
-          .get(staleBefore) as { id: string } | undefined;
+          .get(madeBefore, madeBefore, staleBefore) as { id: string } | undefined;
         if (!next) {
           // Out of work: free the queue for another process, unless a job of this one still runs.
           if (holder?.owner === this.leaseOwner && !lease.mineRunning.get(this.leaseOwner)) lease.release.run(this.leaseOwner);
@@ -209,20 +222,25 @@ export class ReviewQueue {
   }
 
   /**
-   * Renews this process's lease on a job, and its worker lease; false when another process has taken
-   * the job over. A beat that meets another process's lock is skipped (the next comes in HEARTBEAT_MS,
-   * well within STALE_LEASE_MS).
+   * Renews this process's lease on a job, and its worker lease, in one transaction; false when either
+   * renewal found it taken over (paused past STALE_LEASE_MS, by SIGSTOP or a suspended machine, while
+   * another process claimed it). Losing the worker lease loses the job too: the engines running are the
+   * new holder's to count, so the job goes back to the queue (if it is still this process's) for it to
+   * take. A beat that meets another process's lock is skipped (the next comes in HEARTBEAT_MS, well
+   * within STALE_LEASE_MS).
    */
   private heartbeat(jobId: string): boolean {
     try {
       const beat = this.iso(this.now());
-      preparedOnce(this.store, workerLeaseStatements).renew.run(beat, this.leaseOwner);
-      const res = this.store.db
-        .update(reviewJobs)
-        .set({ heartbeatAt: beat })
-        .where(and(eq(reviewJobs.id, jobId), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner)))
-        .run();
-      return res.changes > 0;
+      const lease = preparedOnce(this.store, workerLeaseStatements);
+      return this.store.sqlite
+        .transaction(() => {
+          const worker = lease.renew.run(beat, this.leaseOwner).changes === 1;
+          const job = worker && lease.renewJob.run(beat, jobId, this.leaseOwner).changes === 1;
+          if (!worker) lease.requeueJob.run(jobId, this.leaseOwner);
+          return job;
+        })
+        .immediate();
     } catch (err) {
       if (isStoreBusy(err)) return true;
       throw err;
@@ -270,24 +288,31 @@ export class ReviewQueue {
       this.notify();
       return true;
     }
-    const beat = setInterval(() => this.heartbeat(job.id), HEARTBEAT_MS);
+    // A beat that finds the job taken over stops this job's engine search at once (issue 37 item 3).
+    const lost = new AbortController();
+    const beat = setInterval(() => {
+      if (!lost.signal.aborted && !this.heartbeat(job.id)) lost.abort();
+    }, HEARTBEAT_MS);
     beat.unref?.();
+    const mine = and(eq(reviewJobs.id, job.id), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner));
     try {
       // Stored engine output is reused only when this owner already holds a review of these moves
-      // (a duplicate job): another owner's review is never a shortcut, so a review of moves someone
-      // else reviewed costs the asker the same engine run, the same wait and the same answer as any
-      // fresh line (issue 30 item 3; README, "Reviews"). Positions are searched from a clean hash,
-      // so the fresh run's output equals what is stored (first writer wins in saveAnalysis).
+      // (a duplicate job): reviews are per owner (records.ts), so another owner's review is never a
+      // shortcut, and a review of moves someone else reviewed costs the asker the same engine run, the
+      // same wait and the same answer as any fresh line (issue 30 item 3, issue 37 item 1).
       const analysis =
-        (ownerReview(this.store, job.userId, job.movesKey) ? engineOutput(this.store, job.movesKey) : null) ??
+        engineOutput(this.store, job.userId, job.movesKey) ??
         (await analyser.analyse(job.startFen, job.movesUci ? job.movesUci.split(' ') : [], () => this.clock.now().toISOString(), {
           engines: this.waitingJobs() > 0 ? 1 : undefined,
           memo: this.memos.for(job.userId),
+          signal: lost.signal,
         }));
-      // The heartbeat keeps beating while a completion waits out another process's lock.
+      // The heartbeat keeps beating while a completion waits out another process's lock. A completion
+      // that finds the job no longer this process's stores nothing: its new holder stores its own.
       await this.written(() => this.complete(job, analysis));
     } catch (err) {
-      const mine = and(eq(reviewJobs.id, job.id), eq(reviewJobs.status, 'running'), eq(reviewJobs.leaseOwner, this.leaseOwner));
+      // Taken over: the job is its new holder's; nothing here is written for it.
+      if (lost.signal.aborted) return true;
       if (this.stopping) {
         // Shutting down killed the engines mid-job: the job is not at fault; the next start resumes it.
         await this.written(() => this.store.db.update(reviewJobs).set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null }).where(mine).run());
@@ -314,20 +339,26 @@ export class ReviewQueue {
     this.wakeAll();
   }
 
-  private complete(job: ReviewJob, analysis: StoredAnalysis): void {
+  /**
+   * Stores a finished job's review, only while this process still holds the job (`WHERE id AND
+   * lease_owner AND status = 'running'`, first, in the same transaction as every other write): a
+   * holder that lost the job stores nothing. True when stored.
+   */
+  private complete(job: ReviewJob, analysis: StoredAnalysis): boolean {
     const now = this.clock.now().toISOString();
     // Derived before the transaction: the write lock is held only for the writes.
-    const row = analysisRow(job.movesKey, analysis);
-    this.store.sqlite
+    const row = analysisRow(job.userId, job.movesKey, analysis, now);
+    return this.store.sqlite
       .transaction(() => {
-        saveAnalysis(this.store, row);
-        grantReview(this.store, job.userId, job.movesKey, now);
-        copyReviewAccuracy(this.store, job.userId, job.movesKey);
-        this.store.db
+        const held = this.store.db
           .update(reviewJobs)
           .set({ status: 'complete', error: null, finishedAt: now, leaseOwner: null })
-          .where(eq(reviewJobs.id, job.id))
+          .where(and(eq(reviewJobs.id, job.id), eq(reviewJobs.leaseOwner, this.leaseOwner), eq(reviewJobs.status, 'running')))
           .run();
+        if (held.changes !== 1) return false;
+        saveReview(this.store, row);
+        copyReviewAccuracy(this.store, job.userId, job.movesKey);
+        return true;
       })
       .immediate();
   }
@@ -341,12 +372,11 @@ export class ReviewQueue {
     if (this.running) return;
     this.running = true;
     this.stopping = false;
-    // Older stores: per-owner review rows and current derivations, from what is stored (no engine);
-    // waiting out another process's write lock without holding up the start.
-    void this.written(() => backfillOwnerReviews(this.store))
-      .then(() => refreshDerivations(this.store, () => this.stopping))
+    const local = this.opts.localEngines ?? 1;
+    // Older stores: current derivations, from what is stored (no engine), without holding up the start.
+    void refreshDerivations(this.store, () => this.stopping)
       .catch((err) => console.error('[reviews] derivation refresh failed', err));
-    this.loops = Array.from({ length: this.workers }, () => this.workerLoop());
+    this.loops = local > 0 ? Array.from({ length: this.workers }, () => this.workerLoop()) : [];
   }
 
   private async workerLoop(): Promise<void> {
@@ -467,6 +497,8 @@ const workerLeaseStatements = (_db: Store['db'], sqlite: Store['sqlite']) => ({
     'INSERT INTO review_worker_lease (id, lease_owner, heartbeat_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET lease_owner = excluded.lease_owner, heartbeat_at = excluded.heartbeat_at',
   ),
   renew: sqlite.prepare('UPDATE review_worker_lease SET heartbeat_at = ? WHERE id = 1 AND lease_owner = ?'),
+  renewJob: sqlite.prepare(`UPDATE review_jobs SET heartbeat_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'`),
+  requeueJob: sqlite.prepare(`UPDATE review_jobs SET status = 'queued', started_at = NULL, lease_owner = NULL, heartbeat_at = NULL WHERE id = ? AND lease_owner = ? AND status = 'running'`),
   release: sqlite.prepare('DELETE FROM review_worker_lease WHERE lease_owner = ?'),
   mineRunning: sqlite.prepare(`SELECT 1 FROM review_jobs WHERE status = 'running' AND lease_owner = ? LIMIT 1`),
 });

@@ -2,6 +2,15 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
 import { games, reviewJobs, studyGames, users } from '../../store/schema/index.js';
 import { failedJobNote } from './queue.js';
+import { workerKeyOfLease } from './workerLeases.js';
+
+/** Who runs a job: the review worker's key name (the owner's own key), or this server's local engines. */
+function workerName(deps: AppDeps, userId: string, leaseOwner: string | null): string {
+  const keyId = workerKeyOfLease(leaseOwner);
+  if (!keyId) return 'this server';
+  const row = deps.store.sqlite.prepare('SELECT name FROM worker_keys WHERE id = ? AND user_id = ?').get(keyId, userId) as { name: string } | undefined;
+  return row?.name ?? 'a review worker';
+}
 
 /**
  * The account's review jobs by state, where its active ones stand among its own (ReviewQueue.position),
@@ -31,6 +40,7 @@ export function reviewQueueStatus(deps: AppDeps, userId: string) {
       position: deps.runtime.reviews.position(job),
       createdAt: job.createdAt,
       subject: job.subjectKind === 'game' ? gameSubject(deps, userId, job.subjectId) : studySubject(deps, userId, job.subjectId),
+      worker: job.status !== 'running' ? null : workerName(deps, userId, job.leaseOwner),
     }));
   // Failed jobs still standing: no review of those moves since and no newer job for the subject.
   const failedRecently = deps.store.sqlite
@@ -38,7 +48,7 @@ export function reviewQueueStatus(deps: AppDeps, userId: string) {
       `SELECT j.id AS jobId, j.subject_kind AS subjectKind, j.subject_id AS subjectId, j.finished_at AS finishedAt, j.error
          FROM review_jobs j
         WHERE j.user_id = ? AND j.status = 'failed'
-          AND NOT EXISTS (SELECT 1 FROM owner_reviews r WHERE r.user_id = j.user_id AND r.moves_key = j.moves_key)
+          AND NOT EXISTS (SELECT 1 FROM analyses r WHERE r.user_id = j.user_id AND r.moves_key = j.moves_key)
           AND NOT EXISTS (SELECT 1 FROM review_jobs n WHERE n.user_id = j.user_id AND n.subject_kind = j.subject_kind AND n.subject_id = j.subject_id AND (n.created_at, n.rowid) > (j.created_at, j.rowid))
         ORDER BY j.finished_at DESC LIMIT 10`,
     )

@@ -5,14 +5,15 @@ import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.
 import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import { isStoreBusy } from '../../store/busy.js';
 import type { Store } from '../../store/db.js';
-import { analyses, ownerReviews } from '../../store/schema/index.js';
+import { analyses } from '../../store/schema/index.js';
 import { DERIVATION_VERSION, deriveAll, type ReviewDerivation } from './derive.js';
 import { decodeView, encodeView, type ReviewView } from './view.js';
 
 /**
- * The analyses table and the owners' review state: the only module that reads or writes them.
- * Readers get an OwnedReview (the owner's own state plus the stored derivation), never a bare
- * analyses row, so nothing can show one owner a review another owner paid for.
+ * The analyses table, each owner's reviews (keyed by owner and moves): the only module that reads or
+ * writes it. Every read and write names the owner, so nothing one owner's review, import or engine run
+ * produced is shown to, reused for or timed for another owner (issue 37 item 1). Readers get an
+ * OwnedReview (the owner's time plus the stored derivation), never a bare row.
  */
 
 export type AnalysisRow = typeof analyses.$inferSelect;
@@ -20,7 +21,7 @@ export type AnalysisRow = typeof analyses.$inferSelect;
 /** One owner's review of a move sequence. */
 export interface OwnedReview {
   movesKey: string;
-  /** When this owner's review completed (their own time, whoever ran the engine first). */
+  /** When this owner's review completed. */
   reviewedAt: string;
   engine: string;
   nodesPerPosition: number;
@@ -35,16 +36,13 @@ export function parseStoredAnalysis(payload: string): StoredAnalysis {
   return StoredAnalysisSchema.parse(JSON.parse(payload));
 }
 
-const payloadQuery = (db: Store['db']) => db.select({ payload: analyses.payload }).from(analyses).where(eq(analyses.movesKey, sql.placeholder('movesKey'))).prepare();
+/** One owner's row of one move sequence: every statement here selects by both. */
+const ownerRow = and(eq(analyses.userId, sql.placeholder('userId')), eq(analyses.movesKey, sql.placeholder('movesKey')));
+const payloadQuery = (db: Store['db']) => db.select({ payload: analyses.payload }).from(analyses).where(ownerRow).prepare();
 
-/** The stored engine output of a move sequence as JSON text, or null. */
-function storedPayload(store: Store, movesKey: string): string | null {
-  return preparedOnce(store, payloadQuery).get({ movesKey })?.payload ?? null;
-}
-
-/** The shared engine output for a move sequence (internal: reuse by the queue), or null. */
-export function engineOutput(store: Store, movesKey: string): StoredAnalysis | null {
-  const payload = storedPayload(store, movesKey);
+/** The owner's stored engine output of a move sequence (their own review's), or null. */
+export function engineOutput(store: Store, userId: string, movesKey: string): StoredAnalysis | null {
+  const payload = preparedOnce(store, payloadQuery).get({ userId, movesKey })?.payload ?? null;
   return payload === null ? null : parseStoredAnalysis(payload);
 }
 
@@ -56,9 +54,10 @@ export type NewAnalysisRow = typeof analyses.$inferInsert;
  * write so a writer can do it before opening its transaction: the review queue does, so its write lock is not held
  * through it (another process's limiter waits only 50 ms for that lock, src/limits/limiter.ts).
  */
-export function analysisRow(movesKey: string, analysis: StoredAnalysis): NewAnalysisRow {
+export function analysisRow(userId: string, movesKey: string, analysis: StoredAnalysis, reviewedAt: string): NewAnalysisRow {
   const { derivation: d, view } = deriveAll(analysis);
   return {
+    userId,
     movesKey,
     payload: JSON.stringify(analysis),
     engine: engineLabel(analysis.engine),
@@ -67,25 +66,24 @@ export function analysisRow(movesKey: string, analysis: StoredAnalysis): NewAnal
     accuracyWhite: d.accuracyWhite,
     accuracyBlack: d.accuracyBlack,
     analysedAt: analysis.analysedAt,
+    reviewedAt,
     derivation: JSON.stringify(d),
     derivationVersion: d.version,
     view: encodeView(view),
   };
 }
 
-/** Stores a review's row (first writer wins: the same moves give the same figures). */
-export function saveAnalysis(store: Store, row: NewAnalysisRow): void {
+/**
+ * Stores an owner's review (idempotent: the owner's first review of these moves stays, with its time; the spec
+ * offers no re-analysis). Another owner's row of the same moves is neither read nor touched.
+ */
+export function saveReview(store: Store, row: NewAnalysisRow): void {
   store.db.insert(analyses).values(row).onConflictDoNothing().run();
 }
 
-/** Records that an owner's review of these moves completed at `at` (idempotent: the first time stays). */
-export function grantReview(store: Store, userId: string, movesKey: string, at: string): void {
-  store.db.insert(ownerReviews).values({ userId, movesKey, reviewedAt: at }).onConflictDoNothing().run();
-}
-
-/** Recomputes and stores the derivation and view of one row from its stored engine output (one statement). */
-function rederive(store: Store, movesKey: string): { derivation: ReviewDerivation; view: ReviewView } {
-  const out = deriveAll(engineOutput(store, movesKey)!);
+/** Recomputes and stores the derivation and view of one owner's row from its stored engine output (one statement). */
+function rederive(store: Store, userId: string, movesKey: string): { derivation: ReviewDerivation; view: ReviewView } {
+  const out = deriveAll(engineOutput(store, userId, movesKey)!);
   const d = out.derivation;
   store.db
     .update(analyses)
@@ -97,20 +95,22 @@ function rederive(store: Store, movesKey: string): { derivation: ReviewDerivatio
       accuracyWhite: d.accuracyWhite,
       accuracyBlack: d.accuracyBlack,
     })
-    .where(eq(analyses.movesKey, movesKey))
+    .where(and(eq(analyses.userId, userId), eq(analyses.movesKey, movesKey)))
     .run();
   return out;
 }
 
 /** A stored derivation when it is of the current version, else one recomputed (and stored, with its view). */
-function currentDerivation(store: Store, movesKey: string, stored: string | null, version: number): { derivation: ReviewDerivation; view: ReviewView | null } {
+function currentDerivation(store: Store, userId: string, movesKey: string, stored: string | null, version: number): { derivation: ReviewDerivation; view: ReviewView | null } {
   if (stored && version === DERIVATION_VERSION) return { derivation: JSON.parse(stored) as ReviewDerivation, view: null };
-  return rederive(store, movesKey);
+  return rederive(store, userId, movesKey);
 }
 
 /** The columns a review's readers take: never the view (read on demand) nor, for most, the payload. */
 const summaryColumns = {
+  userId: analyses.userId,
   movesKey: analyses.movesKey,
+  reviewedAt: analyses.reviewedAt,
   engine: analyses.engine,
   nodesPerPosition: analyses.nodesPerPosition,
   derivation: analyses.derivation,
@@ -118,36 +118,35 @@ const summaryColumns = {
 };
 type SummaryRow = Pick<AnalysisRow, keyof typeof summaryColumns>;
 
-const viewQuery = (db: Store['db']) =>
-  db.select({ view: analyses.view, v: analyses.derivationVersion }).from(analyses).where(eq(analyses.movesKey, sql.placeholder('movesKey'))).prepare();
+const viewQuery = (db: Store['db']) => db.select({ view: analyses.view, v: analyses.derivationVersion }).from(analyses).where(ownerRow).prepare();
 
-function owned(store: Store, row: SummaryRow, reviewedAt: string): OwnedReview {
+function owned(store: Store, row: SummaryRow): OwnedReview {
   let parsed: StoredAnalysis | null = null;
-  const { derivation, view: derivedNow } = currentDerivation(store, row.movesKey, row.derivation, row.derivationVersion);
+  const { userId, movesKey } = row;
+  const { derivation, view: derivedNow } = currentDerivation(store, userId, movesKey, row.derivation, row.derivationVersion);
   let view = derivedNow;
   return {
-    movesKey: row.movesKey,
-    reviewedAt,
+    movesKey,
+    reviewedAt: row.reviewedAt,
     engine: row.engine,
     nodesPerPosition: row.nodesPerPosition,
     derivation,
-    view: () => (view ??= readView(store, row.movesKey)),
-    engineOutput: () => (parsed ??= engineOutput(store, row.movesKey)!),
+    view: () => (view ??= readView(store, userId, movesKey)),
+    engineOutput: () => (parsed ??= engineOutput(store, userId, movesKey)!),
   };
 }
 
-function readView(store: Store, movesKey: string): ReviewView {
-  const r = preparedOnce(store, viewQuery).get({ movesKey })!;
+function readView(store: Store, userId: string, movesKey: string): ReviewView {
+  const r = preparedOnce(store, viewQuery).get({ userId, movesKey })!;
   if (r.view && r.v === DERIVATION_VERSION) return decodeView(r.view);
-  return rederive(store, movesKey).view;
+  return rederive(store, userId, movesKey).view;
 }
 
 const ownerReviewsQuery = (db: Store['db']) =>
   db
-    .select({ row: summaryColumns, reviewedAt: ownerReviews.reviewedAt })
-    .from(ownerReviews)
-    .innerJoin(analyses, eq(analyses.movesKey, ownerReviews.movesKey))
-    .where(and(eq(ownerReviews.userId, sql.placeholder('userId')), sql`${ownerReviews.movesKey} IN ${jsonList('keys')}`))
+    .select(summaryColumns)
+    .from(analyses)
+    .where(and(eq(analyses.userId, sql.placeholder('userId')), sql`${analyses.movesKey} IN ${jsonList('keys')}`))
     .prepare();
 
 /** The owner's review of these moves, or null when this owner has none (whoever else has one). */
@@ -159,13 +158,13 @@ export function ownerReview(store: Store, userId: string, movesKey: string | nul
 export function ownerReviewsOf(store: Store, userId: string, keys: readonly string[]): Map<string, OwnedReview> {
   const out = new Map<string, OwnedReview>();
   if (!keys.length) return out;
-  for (const r of preparedOnce(store, ownerReviewsQuery).all({ userId, keys: JSON.stringify([...new Set(keys)]) })) out.set(r.row.movesKey, owned(store, r.row, r.reviewedAt));
+  for (const r of preparedOnce(store, ownerReviewsQuery).all({ userId, keys: JSON.stringify([...new Set(keys)]) })) out.set(r.movesKey, owned(store, r));
   return out;
 }
 
 /**
- * The stored derivations of the owner's reviews among `keys`, by movesKey: only what this owner
- * reviewed (owner_reviews), and only the derivation column (the engine output is read just for a
+ * The stored derivations of the owner's reviews among `keys`, by movesKey: only this owner's
+ * rows, and only the derivation column (the engine output is read just for a
  * row whose derivation predates DERIVATION_VERSION, to recompute it once). Chunked under SQLite's
  * variable limit. For the insight views, which read many reviews at once.
  */
@@ -176,12 +175,11 @@ export function ownerDerivations(store: Store, userId: string, keys: readonly st
     const chunk = unique.slice(i, i + 500);
     const rows = store.sqlite
       .prepare(
-        `SELECT a.moves_key AS k, a.derivation AS d, a.derivation_version AS v
-           FROM owner_reviews o JOIN analyses a ON a.moves_key = o.moves_key
-          WHERE o.user_id = ? AND o.moves_key IN (${chunk.map(() => '?').join(',')})`,
+        `SELECT moves_key AS k, derivation AS d, derivation_version AS v
+           FROM analyses WHERE user_id = ? AND moves_key IN (${chunk.map(() => '?').join(',')})`,
       )
       .all(userId, ...chunk) as Array<{ k: string; d: string | null; v: number }>;
-    for (const r of rows) out.set(r.k, currentDerivation(store, r.k, r.d, r.v).derivation);
+    for (const r of rows) out.set(r.k, currentDerivation(store, userId, r.k, r.d, r.v).derivation);
   }
   return out;
 }
@@ -193,18 +191,21 @@ export function ownerDerivations(store: Store, userId: string, keys: readonly st
  * memory; a row read before it gets there is derived on read. Returns rows updated.
  */
 export async function refreshDerivations(store: Store, stop: () => boolean = () => false): Promise<number> {
-  const keys = store.sqlite.prepare('SELECT moves_key FROM analyses WHERE derivation_version < ?').pluck().all(DERIVATION_VERSION) as string[];
+  const rows = store.sqlite.prepare('SELECT user_id AS userId, moves_key AS movesKey FROM analyses WHERE derivation_version < ?').all(DERIVATION_VERSION) as Array<{
+    userId: string;
+    movesKey: string;
+  }>;
   let updated = 0;
-  for (const movesKey of keys) {
+  for (const { userId, movesKey } of rows) {
     if (stop() || !store.sqlite.open) break;
     const refresh = store.sqlite.transaction(() => {
       // Checked inside the transaction: a reader may have derived it meanwhile.
       const stale = store.db
         .select({ v: analyses.derivationVersion })
         .from(analyses)
-        .where(and(eq(analyses.movesKey, movesKey), lt(analyses.derivationVersion, DERIVATION_VERSION)))
+        .where(and(eq(analyses.userId, userId), eq(analyses.movesKey, movesKey), lt(analyses.derivationVersion, DERIVATION_VERSION)))
         .get();
-      if (stale) (rederive(store, movesKey), (updated += 1));
+      if (stale) (rederive(store, userId, movesKey), (updated += 1));
     });
     try {
       refresh.immediate();
@@ -219,24 +220,3 @@ export async function refreshDerivations(store: Store, stop: () => boolean = () 
   }
   return updated;
 }
-
-/**
- * Stores written before reviews were per owner: each owner whose review job completed, or whose
- * game already carries the review's accuracy, gets their own review row (their job's finish time,
- * else the analysis time). Idempotent; run at start.
- */
-export function backfillOwnerReviews(store: Store): number {
-  return store.sqlite
-    .prepare(
-      `INSERT OR IGNORE INTO owner_reviews (user_id, moves_key, reviewed_at)
-       SELECT j.user_id, j.moves_key, MIN(COALESCE(j.finished_at, a.analysed_at))
-         FROM review_jobs j JOIN analyses a ON a.moves_key = j.moves_key
-        WHERE j.status = 'complete' GROUP BY j.user_id, j.moves_key
-       UNION ALL
-       SELECT g.user_id, g.moves_key, MIN(a.analysed_at)
-         FROM games g JOIN analyses a ON a.moves_key = g.moves_key
-        WHERE g.review_accuracy IS NOT NULL GROUP BY g.user_id, g.moves_key`,
-    )
-    .run().changes;
-}
-

@@ -8,7 +8,7 @@ import type { Store } from '../../store/db.js';
 /**
  * The one place the insight views (opening tree, stats insight blocks) read stored reviews. They
  * read the derivation stored when the review completed (src/services/review/derive.ts), never the
- * engine output: nothing is replayed per read. Only the owner's own reviews count (owner_reviews).
+ * engine output: nothing is replayed per read. Only the owner's own reviews count (their analyses rows).
  */
 
 /** The owner's reviews among `movesKeys`, as their stored derivations, by movesKey. */

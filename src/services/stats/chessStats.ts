@@ -6,6 +6,9 @@ import { insightBlocks } from './insights/index.js';
 import { countGames, loadStatGames } from './load.js';
 import { isoDate, rangeStart } from '../common/index.js';
 
+/** Every block of get_chess_stats over the window; atYourLevel (the peers' domain, above this one) is added by the tool. */
+export type WindowStats = Omit<Stats, 'atYourLevel'>;
+
 /** Aggregates cover at most this many of the most recent games in the window (spec section 8). */
 export const STATS_CAP = 10_000;
 
@@ -15,14 +18,14 @@ export const STATS_CAP = 10_000;
  * once after each change, not on every read. A block that needs the clock more finely than the date
  * must not be added inside this memo.
  */
-export function chessStats(ctx: PersonalCtx, input: StatsInput): Stats {
+export function chessStats(ctx: PersonalCtx, input: StatsInput): WindowStats {
   const now = ctx.clock.now();
   const from = rangeStart(input.range, now);
   const key = `get_chess_stats ${isoDate(now)} ${from} ${JSON.stringify(input)}`;
   return memoByOwner(ctx.store, ctx.user.id, key, () => computeStats(ctx, input, now, from));
 }
 
-function computeStats(ctx: PersonalCtx, input: StatsInput, now: Date, from: string | null): Stats {
+function computeStats(ctx: PersonalCtx, input: StatsInput, now: Date, from: string | null): WindowStats {
   const query = {
     providers: input.provider ?? null,
     timeClasses: input.timeClass ?? null,

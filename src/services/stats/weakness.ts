@@ -7,7 +7,7 @@ import { parseClocks, parseTimeControl, plyClock } from '../../chess/clocks.js';
 import { timeTroubleThreshold } from '../../chess/concepts.js';
 import { classifyOpening, openingFamily } from '../../chess/openings.js';
 import type { PersonalCtx } from '../../context.js';
-import { games, ownerReviews } from '../../store/schema/index.js';
+import { games, analyses } from '../../store/schema/index.js';
 import type { GameRow } from '../games/index.js';
 import { ownerReviewsOf, type OwnedReview } from '../review/index.js';
 
@@ -141,7 +141,7 @@ export function getWeaknessProfile(ctx: PersonalCtx, input: z.output<typeof Weak
   const rows = ctx.store.db
     .select({ game: games })
     .from(games)
-    .innerJoin(ownerReviews, and(eq(ownerReviews.userId, games.userId), eq(ownerReviews.movesKey, games.movesKey)))
+    .innerJoin(analyses, and(eq(analyses.userId, games.userId), eq(analyses.movesKey, games.movesKey)))
     .where(and(eq(games.userId, ctx.user.id), isNotNull(games.movesKey), from ? gte(games.playedAt, from) : undefined))
     .all();
   const reviews = ownerReviewsOf(ctx.store, ctx.user.id, rows.map((r) => r.game.movesKey!));

@@ -218,8 +218,8 @@ export async function requestStudyAnalysis(
 }
 
 /**
- * Removes an owned study row and (by cascade) its notes in one transaction. The shared
- * `analyses` record and the content-addressed PGN text stay: other rows may point at them.
+ * Removes an owned study row and (by cascade) its notes in one transaction. The owner's review of its
+ * moves (their `analyses` row) and the content-addressed PGN text stay: other rows may point at them.
  */
 export function deleteStudyGame(ctx: PersonalCtx, id: string): z.input<typeof DeleteStudyResult> {
   return inTransaction(ctx.store, () => {

@@ -10,3 +10,5 @@ export * from './reports.js';
 export * from './ownerStamps.js';
 export * from './sessions.js';
 export * from './prep.js';
+export * from './peers.js';
+export * from './workers.js';

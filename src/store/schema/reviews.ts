@@ -3,48 +3,42 @@ import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex 
 import { users } from './accounts.js';
 
 /**
- * One engine analysis of a move sequence (engine output, reused internally by every row with the
- * same movesKey). `payload` is a StoredAnalysis (schemas/engine.ts) as JSON. Everything derived
- * from it (accuracy, depth, classifications, moments: `derivation`, src/services/review/derive.ts)
- * is computed once when the review completes and stored with `derivationVersion`; a newer rule set
- * recomputes it from `payload`, never by re-running the engine. Whether an owner has a review is
- * `owner_reviews`, never the existence of this row.
+ * One owner's review of a move sequence: the engine output (or a source's own analysis, or a review
+ * shipped with the demo) the owner's review request, sync or import produced, and when it completed
+ * for them. Keyed by owner and moves (migration 0012): nothing one owner's review produced is read,
+ * reused or timed for another owner with the same moves (issue 37 item 1); within one owner a second
+ * game or study row with the same moves reads the same row. `payload` is a StoredAnalysis
+ * (schemas/engine.ts) as JSON. Everything derived from it (accuracy, depth, classifications, moments:
+ * `derivation`, src/services/review/derive.ts) is computed once when the review completes and stored
+ * with `derivationVersion`; a newer rule set recomputes it from `payload`, never by re-running the engine.
  */
-export const analyses = sqliteTable('analyses', {
-  movesKey: text('moves_key').primaryKey(),
-  payload: text('payload').notNull(),
-  engine: text('engine').notNull(),
-  depth: integer('depth').notNull(),
-  nodesPerPosition: integer('nodes_per_position').notNull(),
-  accuracyWhite: real('accuracy_white').notNull(),
-  accuracyBlack: real('accuracy_black').notNull(),
-  analysedAt: text('analysed_at').notNull(),
-  /** JSON ReviewDerivation; null until derived (rows written before derivations existed). */
-  derivation: text('derivation'),
-  derivationVersion: integer('derivation_version').notNull().default(0),
-  /**
-   * The per-ply view (src/services/review/view.ts: every ply with its lines, and each possible
-   * moment), raw-deflated JSON of the same derivation version; null until derived.
-   */
-  view: blob('view', { mode: 'buffer' }),
-});
-
-/**
- * Each owner's own review state: a row exists once the owner's review request completed, with
- * the owner's time. Another owner holding the same moves reveals nothing: their first request
- * queues, spends their allowance and gets their time, even when the engine output is reused.
- */
-export const ownerReviews = sqliteTable(
-  'owner_reviews',
+export const analyses = sqliteTable(
+  'analyses',
   {
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     movesKey: text('moves_key').notNull(),
+    payload: text('payload').notNull(),
+    engine: text('engine').notNull(),
+    depth: integer('depth').notNull(),
+    nodesPerPosition: integer('nodes_per_position').notNull(),
+    accuracyWhite: real('accuracy_white').notNull(),
+    accuracyBlack: real('accuracy_black').notNull(),
+    /** When the engine (or the source) analysed the moves. */
+    analysedAt: text('analysed_at').notNull(),
+    /** When this owner's review completed (their request finished, or their sync stored the source's review). */
     reviewedAt: text('reviewed_at').notNull(),
+    /** JSON ReviewDerivation; null until derived (rows written before derivations existed). */
+    derivation: text('derivation'),
+    derivationVersion: integer('derivation_version').notNull().default(0),
+    /**
+     * The per-ply view (src/services/review/view.ts: every ply with its lines, and each possible
+     * moment), raw-deflated JSON of the same derivation version; null until derived.
+     */
+    view: blob('view', { mode: 'buffer' }),
   },
-  // By movesKey: a derivation brought to a new version bumps the study version of each owner holding it (src/store/ownerStamps.ts).
-  (t) => [primaryKey({ columns: [t.userId, t.movesKey] }), index('owner_reviews_moves_key').on(t.movesKey)],
+  (t) => [primaryKey({ columns: [t.userId, t.movesKey] })],
 );
 
 /** The persistent review queue: queued → running → complete | failed; resumed after a restart. */

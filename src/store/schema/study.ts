@@ -5,7 +5,7 @@ import { pgns } from './games.js';
 /**
  * The personal study collection: games a user wants to study, separate from played games.
  * One row per distinct mainline per user (unique movesKey), so re-uploading the same moves with
- * other headers, comments or clocks lands on the same row and shares the same `analyses` record.
+ * other headers, comments or clocks lands on the same row and reads the owner's same `analyses` row.
  */
 export const studyGames = sqliteTable(
   'study_games',

@@ -15,6 +15,7 @@ import { insertReviewJob, REVIEW_PRIORITY, ReviewQueue } from '../../../src/serv
 import { openStore, storeFile, type Store } from '../../../src/store/db.js';
 import { games, reviewJobs } from '../../../src/store/schema/index.js';
 import { makeAnalysis } from '../../helpers/analysis.js';
+import { backTo0011 } from '../../helpers/preOwnerAnalyses.js';
 
 /**
  * Issue 30 item 2 and issue 27 item 5: one active review job per game, enforced by the store
@@ -114,6 +115,7 @@ describe('one active review job per game', () => {
     const { file, store, userId } = tempStore();
     const [g1, g2] = store.db.select().from(games).all();
     // Back to the store as 0009 left it, with the duplicates an older `review` run made.
+    backTo0011(store.sqlite);
     store.sqlite.exec('DROP INDEX review_jobs_active_subject; DROP INDEX review_jobs_active_moves; DROP TABLE review_worker_lease');
     store.sqlite.exec('DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)');
     const raw = store.sqlite.prepare(

@@ -8,7 +8,7 @@ import { getGame } from '../../../tools/games/get_game.js';
 import { requestGameReview } from '../../../tools/games/request_game_review.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { makeAnalysis } from '../../helpers/analysis.js';
-import { analysisRow, grantReview, saveAnalysis } from '../../../src/services/review/records.js';
+import { analysisRow, saveReview } from '../../../src/services/review/records.js';
 
 /** Issue 30 item 4: what an owner sees of their own reviews: places among their own jobs, and a failed one with the next step. */
 let app: TestApp;
@@ -80,8 +80,7 @@ describe("an owner's view of the queue", () => {
     const [aGame] = seed(a.user.id, 'a');
     const [, bGame] = seed(b.user.id, 'b');
     const row = app.deps.store.db.select().from(games).all().find((g) => g.id === aGame)!;
-    saveAnalysis(app.deps.store, analysisRow(row.movesKey!, makeAnalysis({ sanMoves: ['e4', 'e5', 'Nf3', 'Nc6'], evals: [20, 20, 20, 20, 20] })));
-    grantReview(app.deps.store, a.user.id, row.movesKey!, '2026-11-20T11:00:00Z');
+    saveReview(app.deps.store, analysisRow(a.user.id, row.movesKey!, makeAnalysis({ sanMoves: ['e4', 'e5', 'Nf3', 'Nc6'], evals: [20, 20, 20, 20, 20] }), '2026-11-20T11:00:00Z'));
     expect((await app.call(getGame, { id: aGame }, a.token)).body).toMatchObject({ review: { analysedAt: expect.any(String) } });
     // B's game has other moves and B has no review at all: nothing of A's shows.
     expect((await app.call(getGame, { id: bGame }, b.token)).body).toMatchObject({ review: null, reviewRequest: null });

@@ -177,7 +177,7 @@ describe('review state is per owner', () => {
     app.deps.runtime.reviews.startWorkers();
     const aDone = await app.call(requestGameReview, { id: aGame, wait: 45 }, a.token);
     expect(aDone.body).toMatchObject({ status: 'complete', alreadyReviewed: false });
-    const engineRun = app.deps.store.db.select().from(analyses).get()!;
+    const aRow = app.deps.store.db.select().from(analyses).get()!;
 
     // Before asking, B's game shows no review at all.
     expect((await app.call(getGame, { id: bGame }, b.token)).body).toMatchObject({ review: null });
@@ -187,11 +187,16 @@ describe('review state is per owner', () => {
     expect(bDone.body).toMatchObject({ status: 'complete', alreadyReviewed: false });
     // B's one unit is gone: another game of B's is refused.
     expect((await app.call(requestGameReview, { id: bOther }, b.token)).status).toBe(429);
-    // B's review carries B's time; A's keeps A's. The engine ran once: one stored output, unchanged.
+    // B's review carries B's time; A's keeps A's. Each owner's engine run is their own row; A's is unchanged.
     const bReview = (await app.call(getGame, { id: bGame }, b.token)).body as { review: { analysedAt: string } };
     const aReview = (await app.call(getGame, { id: aGame }, a.token)).body as { review: { analysedAt: string } };
     expect(bReview.review.analysedAt).toBe('2026-11-20T13:00:00.000Z');
     expect(aReview.review.analysedAt).toBe('2026-11-20T12:00:00.000Z');
-    expect(app.deps.store.db.select().from(analyses).all()).toEqual([engineRun]);
+    const rows = app.deps.store.db.select().from(analyses).all().sort((x, y) => x.reviewedAt.localeCompare(y.reviewedAt));
+    expect(rows.map((r) => [r.userId, r.reviewedAt])).toEqual([
+      [a.user.id, '2026-11-20T12:00:00.000Z'],
+      [b.user.id, '2026-11-20T13:00:00.000Z'],
+    ]);
+    expect(rows[0]).toEqual(aRow);
   }, 60_000);
 });

@@ -53,7 +53,7 @@ async function watch(store: Store, n: number): Promise<{ together: boolean }> {
 /** The engine processes (their pids, which the fake engine reports as its node count) that searched a review. */
 // The start position is left out: both games share it, and the owner's position memo gives the
 // second game the first one's search of it (whichever engine made it).
-const enginesOf = (store: Store, key: string) => new Set(engineOutput(store, key)!.positions.filter((p) => !p.terminal && p.index > 0).map((p) => p.nodes));
+const enginesOf = (store: Store, userId: string, key: string) => new Set(engineOutput(store, userId, key)!.positions.filter((p) => !p.terminal && p.index > 0).map((p) => p.nodes));
 
 // 6 plies: 7 positions searched, 100 ms each on the fake engine (a generous timeout: a restart under
 // load would show as a second engine in the tally).
@@ -67,8 +67,8 @@ describe('engine workers: whole games when several wait, one game split when alo
     const b = enqueue(store, userId, GAME_B);
     queue.startWorkers();
     expect((await watch(store, 2)).together).toBe(true);
-    const ea = enginesOf(store, a.key);
-    const eb = enginesOf(store, b.key);
+    const ea = enginesOf(store, userId, a.key);
+    const eb = enginesOf(store, userId, b.key);
     expect(ea.size).toBe(1);
     expect(eb.size).toBe(1);
     expect([...ea][0]).not.toBe([...eb][0]);
@@ -80,7 +80,7 @@ describe('engine workers: whole games when several wait, one game split when alo
     queue.startWorkers();
     await watch(store, 1);
     expect(store.db.select().from(reviewJobs).get()!).toMatchObject({ status: 'complete', error: null });
-    expect(enginesOf(store, a.key).size).toBe(2);
+    expect(enginesOf(store, userId, a.key).size).toBe(2);
   }, 30_000);
 
   test('a hung engine fails only its own job while the other engine finishes its game', async () => {

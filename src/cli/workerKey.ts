@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { issueWorkerKey, revokeWorkerKey, WorkerKeyError } from '../auth/workerKeys.js';
+import { listWorkerKeys } from '../services/workers/index.js';
+import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
+import { EXIT } from './errors.js';
+
+/**
+ * `worker-key create|list|revoke` (issue 36): keys for review workers, machines that take the owner's
+ * review jobs over lichess's fishnet protocol (`fishnet --endpoint http://HOST:PORT/fishnet --key KEY`,
+ * or `chess-footprint worker`). Apart from personal tokens: a worker key opens `/fishnet/*` only.
+ */
+export function registerWorkerKeyCommands(program: Command): void {
+  const cmd = program.command('worker-key').description('keys for review workers (fishnet clients); shown once, stored as fingerprints');
+  storeOptions(
+    cmd
+      .command('create')
+      .description('create a worker key and print it alone on the last line of stdout')
+      .requiredOption('--name <name>', 'the machine it is for (shown in lists; `worker-key revoke NAME`)'),
+  ).action(async (opts: StoreOptions & { name: string }) => {
+    await withApp(opts, (deps) => {
+      const user = requireAccount(deps, opts);
+      try {
+        const { key } = issueWorkerKey(deps.store, deps.clock, user.id, opts.name);
+        console.error(`worker key "${opts.name}": run \`fishnet --endpoint http://HOST:PORT/fishnet --key KEY\` or \`chess-footprint worker --server http://HOST:PORT --key KEY\` on that machine`);
+        console.log(key);
+      } catch (err) {
+        if (err instanceof WorkerKeyError) fail(err.message, EXIT.usage);
+        throw err;
+      }
+    });
+  });
+  storeOptions(cmd.command('list').description('list worker keys (never the keys): last contact, jobs done, positions per second').option('--json', 'print JSON')).action(
+    async (opts: StoreOptions & { json?: boolean }) => {
+      await withApp(opts, (deps) => {
+        const rows = listWorkerKeys(deps.store, requireAccount(deps, opts).id, Date.now());
+        if (opts.json) return console.log(JSON.stringify(rows, null, 2));
+        if (!rows.length) return console.error('no worker keys; `worker-key create --name NAME` makes one');
+        for (const r of rows) {
+          const pace = r.positionsPerSecond === null ? '' : `  ${r.positionsPerSecond} positions/s`;
+          console.log(`${r.name}  ${r.connected ? 'connected' : 'idle     '}  last contact ${r.lastContactAt ?? 'never'}  jobs ${r.jobsDone}  positions ${r.positionsDone}${pace}${r.jobsHeld ? `  working on ${r.jobsHeld}` : ''}`);
+        }
+      });
+    },
+  );
+  storeOptions(cmd.command('revoke').description('revoke a worker key; refused from its next request on').argument('<name>', 'the name given at create')).action(
+    async (name: string, opts: StoreOptions) => {
+      await withApp(opts, (deps) => {
+        if (!revokeWorkerKey(deps.store, deps.clock, requireAccount(deps, opts).id, name)) fail(`no live worker key named ${name}`);
+        console.error(`revoked ${name}`);
+      });
+    },
+  );
+}

@@ -1,0 +1,113 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { FishnetQuery } from '../../schemas/fishnet.js';
+import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
+import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
+import type { AppDeps } from '../context.js';
+import { abortWork, acquireWork, describeIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
+
+/**
+ * A whole analysis: one entry per position of a long game (600 positions, each with a PV of a few dozen
+ * moves, is about 150 KB); a body past this is refused with 413 before it is parsed.
+ */
+export const FISHNET_BODY_LIMIT_BYTES = 1024 * 1024;
+
+function fail(res: Response, status: number, error: string): void {
+  res.status(status).json({ error });
+}
+
+/**
+ * lichess's fishnet protocol under `/fishnet/` (issue 36; fishnet doc/protocol.md and src/api.rs for the
+ * statuses and bodies, schemas/fishnet.ts for their one declaration): a review worker (the stock fishnet
+ * client, or `chess-footprint worker`) takes its owner's review jobs and submits their analyses. Only a
+ * worker key opens these routes (src/auth/workerKeys.ts), and a worker key opens nothing else. The
+ * statuses are the protocol's: 401 for an unknown key, 403 for a disabled one (a revoked key, or a
+ * personal token: not a worker's), 204 for no work, 202 for work.
+ */
+export function fishnetRouter(deps: AppDeps): Router {
+  const router = express.Router();
+  const json = express.json({ limit: FISHNET_BODY_LIMIT_BYTES, type: () => true });
+  // A submission's body is read as text and parsed here, so that one which is not JSON still reaches its job (refused, the job put back).
+  const text = express.text({ limit: FISHNET_BODY_LIMIT_BYTES, type: () => true });
+  router.use('/fishnet', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  /** The worker key of a request (Authorization: Bearer, or the legacy body's fishnet.apikey), or the refusal already sent. */
+  const authorised = (req: Request, res: Response): WorkerCall | null => {
+    const legacy = (req.body as { fishnet?: { apikey?: unknown } } | undefined)?.fishnet?.apikey;
+    const key = bearerToken(req.headers.authorization) ?? (typeof legacy === 'string' ? legacy : undefined);
+    const holder: WorkerKeyHolder | null = verifyWorkerKey(deps.store, key);
+    if (!holder) {
+      if (key && TOKEN_PATTERN.test(key)) fail(res, 403, 'a personal token opens no /fishnet/ route: create a worker key (`chess-footprint worker-key create --name NAME`)');
+      else if (key && isRevokedWorkerKey(deps.store, key)) fail(res, 403, 'this worker key was revoked');
+      else fail(res, 401, 'a worker key is required (Authorization: Bearer KEY; `chess-footprint worker-key create --name NAME` makes one)');
+      return null;
+    }
+    const call: WorkerCall = { store: deps.store, clock: deps.clock, settings: deps.config.reviewWorkers, holder, userAgent: String(req.headers['user-agent'] ?? '') };
+    touchKey(call);
+    return call;
+  };
+
+  const query = (req: Request, res: Response): { slow: boolean; stop: boolean } | null => {
+    const parsed = FishnetQuery.safeParse(req.query);
+    if (!parsed.success) {
+      fail(res, 400, `query: ${describeIssues(parsed.error)} (slow and stop take true or false)`);
+      return null;
+    }
+    return { slow: parsed.data.slow === 'true', stop: parsed.data.stop === 'true' };
+  };
+
+  router.get('/fishnet/key', (req, res) => {
+    if (authorised(req, res)) res.status(204).end();
+  });
+  // The legacy key check (the key in the path): 200 valid, 404 otherwise, as the protocol's older form.
+  router.get('/fishnet/key/:key', (req, res) => {
+    if (verifyWorkerKey(deps.store, req.params.key)) res.status(200).json({});
+    else fail(res, 404, 'no such worker key');
+  });
+  router.get('/fishnet/status', (req, res) => {
+    const call = authorised(req, res);
+    if (call) res.json(queueStatus(call));
+  });
+  router.post('/fishnet/acquire', json, (req, res) => {
+    const call = authorised(req, res);
+    const q = call && query(req, res);
+    if (!call || !q) return;
+    const work = acquireWork(call, q.slow);
+    if (work) res.status(202).json(work);
+    else res.status(204).end();
+  });
+  router.post('/fishnet/analysis/:id', text, (req, res) => {
+    let body: unknown;
+    let readable = true;
+    try {
+      body = JSON.parse(typeof req.body === 'string' ? req.body : '');
+    } catch {
+      readable = false;
+    }
+    req.body = body;
+    const call = authorised(req, res);
+    const q = call && query(req, res);
+    if (!call || !q) return;
+    const out = readable ? submitAnalysis(call, req.params.id, body, q) : refuseUnreadable(call, req.params.id);
+    if (out.status === 204) res.status(204).end();
+    else if (out.status === 202) res.status(202).json(out.next);
+    else fail(res, out.status, out.error);
+  });
+  router.post('/fishnet/abort/:id', json, (req, res) => {
+    const call = authorised(req, res);
+    if (!call) return;
+    if (abortWork(call, req.params.id)) res.status(204).end();
+    else fail(res, 404, `this key holds no job ${req.params.id.slice(0, 24)}`);
+  });
+  // Bodies this router parses: refused with the protocol's statuses, never a 5xx.
+  router.use('/fishnet', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.too.large') return fail(res, 413, `the request body exceeds ${FISHNET_BODY_LIMIT_BYTES} bytes`);
+    if (e?.type === 'entity.parse.failed') return fail(res, 400, 'the body is not valid JSON');
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return fail(res, e.status, 'bad request body');
+    next(err);
+  });
+  return router;
+}
