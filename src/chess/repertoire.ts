@@ -55,8 +55,12 @@ function countLeaves(book: RepertoireBook): number {
   return Object.values(book.positions).filter((p) => Object.keys(p.moves).length === 0).length;
 }
 
-/** One game's movetext, its variations included, into the book. */
-function addMovetext(book: RepertoireBook, movetext: string, firstLine: number, where: string): void {
+/** Moves added between two yields of the declaration's generators. */
+const DECLARE_STEP = 128;
+
+/** One game's movetext, its variations included, into the book; yields every DECLARE_STEP moves. */
+function* addMovetext(book: RepertoireBook, movetext: string, firstLine: number, where: string): Generator<void, void> {
+  let added = 0;
   // The board of each open variation level: the position now and the one before its last move.
   let board = new Chess();
   let before: string | null = null;
@@ -76,6 +80,7 @@ function addMovetext(book: RepertoireBook, movetext: string, firstLine: number, 
       before = top.before;
       ply = top.ply;
     } else if (tok.kind === 'move') {
+      if (++added % DECLARE_STEP === 0) yield;
       const fen = board.fen();
       const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
       if (typeof mv === 'string') throw new PgnError('illegal-move', `${where}: ${tok.text} at ply ${ply + 1} is not legal in that position`);
@@ -98,6 +103,18 @@ function finished(book: RepertoireBook): RepertoireBook {
  * one or several games, every game from the standard start. Throws PgnError naming an illegal move.
  */
 export function repertoireFromPgn(text: string): RepertoireBook {
+  return toEnd(repertoireStepsFromPgn(text));
+}
+
+function toEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** repertoireFromPgn as a generator that yields every few hundred moves, to run in slices (src/services/common/slices.ts). */
+export function* repertoireStepsFromPgn(text: string): Generator<void, RepertoireBook> {
   const book = emptyBook();
   const games = splitPgnGames(text);
   if (!games.length || !text.trim()) throw new PgnError('empty', 'the repertoire PGN is empty');
@@ -117,15 +134,20 @@ export function repertoireFromPgn(text: string): RepertoireBook {
       }
       if (!inHeaders) movetext.push(line.trim().startsWith('%') ? '' : line);
     }
-    addMovetext(book, movetext.join('\n'), firstLine, `game ${g + 1}`);
+    yield* addMovetext(book, movetext.join('\n'), firstLine, `game ${g + 1}`);
   }
   return finished(book);
 }
 
 /** Lines typed in, each SAN from move 1 ("e4 e5 Nf3"; move numbers allowed): the same book as a PGN of them. */
 export function repertoireFromLines(lines: readonly string[]): RepertoireBook {
+  return toEnd(repertoireStepsFromLines(lines));
+}
+
+/** repertoireFromLines as a generator (repertoireStepsFromPgn). */
+export function* repertoireStepsFromLines(lines: readonly string[]): Generator<void, RepertoireBook> {
   const book = emptyBook();
-  for (const [i, line] of lines.entries()) addMovetext(book, line, 1, `line ${i + 1}`);
+  for (const [i, line] of lines.entries()) yield* addMovetext(book, line, 1, `line ${i + 1}`);
   return finished(book);
 }
 
@@ -180,11 +202,7 @@ const walkNode = (): WalkNode => ({ children: new Map(), replayed: false, last: 
  * `games` are mainlines from move 1, SAN.
  */
 export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[] | string>): RepertoireWalk[] {
-  const steps = walkRepertoireSteps(book, colour, games);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return toEnd(walkRepertoireSteps(book, colour, games));
 }
 
 /** Positions replayed between two yields of walkRepertoireSteps. */

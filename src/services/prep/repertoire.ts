@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Repertoire, RepertoireInput } from '../../../schemas/prep.js';
 import { PgnError } from '../../chess/pgn.js';
-import { repertoireFromLines, repertoireFromPgn, type RepertoireBook } from '../../chess/repertoire.js';
+import { repertoireFromPgn, repertoireStepsFromLines, repertoireStepsFromPgn, type RepertoireBook } from '../../chess/repertoire.js';
 import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { memoByOwner } from '../common/index.js';
+import { inSlices, memoByOwner } from '../common/index.js';
 import { pgns, repertoires, studyGames } from '../../store/schema/index.js';
 
 type Row = typeof repertoires.$inferSelect;
@@ -75,16 +75,17 @@ function studyPgn(ctx: PersonalCtx, id: string): string | null {
 
 /**
  * Declares (or replaces) the owner's repertoire of one colour from a PGN with variations, typed-in lines
- * or a study game. Its positions are worked out once, here, and stored with it; a PGN that does not
+ * or a study game. Its positions are worked out once, here (in slices), and stored with it; a PGN that does not
  * replay is a 400 and nothing changes.
  */
-export function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>): z.infer<typeof Repertoire> {
+export async function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>): Promise<z.infer<typeof Repertoire>> {
   const source = input.pgn !== undefined ? 'pgn' : input.lines !== undefined ? 'lines' : 'study';
   const text = input.pgn ?? (input.lines ? input.lines.join('\n') : studyPgn(ctx, input.studyGameId!));
   if (text === null) throw new ApiError(404, 'no study game with that id; list_study_games gives the ids');
   let book: RepertoireBook;
   try {
-    book = input.lines ? repertoireFromLines(input.lines) : repertoireFromPgn(text);
+    // In slices: a 500-line repertoire replays thousands of moves (common/slices.ts).
+    book = await inSlices(input.lines ? repertoireStepsFromLines(input.lines) : repertoireStepsFromPgn(text));
   } catch (err) {
     if (err instanceof PgnError) throw new ApiError(400, `repertoire: ${err.message}`);
     throw err;
