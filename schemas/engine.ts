@@ -55,6 +55,10 @@ export const SourceReview = declaredAs<T.SourceReview>()(
       name: z.enum(REVIEW_SOURCES),
       gameId: z.string(),
       judgments: z.array(z.enum(JUDGMENTS).nullable()).describe("The source's own judgment of each ply, as published"),
+      accuracy: z
+        .object({ white: z.number().nullable(), black: z.number().nullable() })
+        .optional()
+        .describe("Each side's accuracy as the source published it; absent on older imports"),
     })
     .describe("A source's own review of the game (lichess's server analysis), stored in place of an engine run"),
 );

@@ -145,10 +145,13 @@ export const Removed = z.object({ removed: z.boolean() });
 
 // ── Repertoire ────────────────────────────────────────────────────────────
 
+/** The longest repertoire PGN a declaration takes (characters). */
+export const REPERTOIRE_PGN_MAX_CHARS = 500_000;
+
 export const RepertoireInput = z
   .object({
     colour: Colour.describe('white or black'),
-    pgn: z.string().min(1).max(500_000).optional().describe('A PGN with variations (one or several games, from the initial position)'),
+    pgn: z.string().min(1).max(REPERTOIRE_PGN_MAX_CHARS).optional().describe('A PGN with variations (one or several games, from the initial position)'),
     lines: z.array(z.string().min(1).max(2000)).min(1).max(500).optional().describe('Lines typed in, each SAN from move 1 ("e4 e5 Nf3 Nc6 Bb5")'),
     studyGameId: z.string().min(1).max(100).optional().describe('A study game (list_study_games) whose PGN, variations included, is the repertoire'),
   })

@@ -27,5 +27,6 @@ export function createAppDeps(config: Config, opts: { clock?: Clock; store?: Sto
 
 export async function closeAppDeps(deps: AppDeps): Promise<void> {
   await deps.runtime.close();
+  deps.limiter.close();
   deps.store.close();
 }

@@ -27,7 +27,8 @@ export interface ResourceDefinition<P = Record<string, string>> {
   /** The URI's parameters, or null when the URI is not this template's. */
   match(uri: string): P | null;
   // Method syntax (bivariant parameters) lets one list hold templates with different parameters.
-  read(ctx: Ctx, params: P, uri: string): Contents;
+  /** The contents; a derived read that runs in slices (the preparation views) answers a promise. */
+  read(ctx: Ctx, params: P, uri: string): Contents | Promise<Contents>;
 }
 
 function defineResource<P>(def: ResourceDefinition<P>): ResourceDefinition<P> {
@@ -181,7 +182,7 @@ export const playerResource = defineResource({
     const m = /^chess-footprint:\/\/players\/([^/?#]+)\/([^/?#]+)$/.exec(uri);
     return m ? playerOf(m[1], m[2]) : null;
   },
-  read: (ctx, { provider, username }, uri) => json(uri, readPlayer(ctx as PersonalCtx, provider, username)),
+  read: async (ctx, { provider, username }, uri) => json(uri, await readPlayer(ctx as PersonalCtx, provider, username)),
 });
 
 export const playerTreeResource = defineResource({
@@ -240,7 +241,7 @@ export const deviationsResource = defineResource({
     const m = /^chess-footprint:\/\/repertoire\/([^/?#]+)\/deviations$/.exec(uri);
     return m ? { colour: colourOf(m[1]) } : null;
   },
-  read: (ctx, { colour }, uri) => json(uri, repertoireDeviations(ctx as PersonalCtx, colour)),
+  read: async (ctx, { colour }, uri) => json(uri, await repertoireDeviations(ctx as PersonalCtx, colour)),
 });
 
 /**

@@ -70,6 +70,11 @@ export interface SourceReview {
   /** The source's id of the game the analysis belongs to. */
   gameId: string;
   judgments: Array<Judgment | null>;
+  /**
+   * Each side's accuracy as the source published it (lichess: `players.{white,black}.analysis.accuracy`, a whole
+   * number), shown in place of a recomputation; null or absent when the source gave none (older stored imports).
+   */
+  accuracy?: { white: number | null; black: number | null };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Chess, DEFAULT_POSITION } from 'chess.js';
 import { PgnError, splitPgnGames, tagPair, tokenize } from './pgn.js';
-import { playSan } from './sanReplay.js';
+import { playSan, undoPlayed } from './sanReplay.js';
 import type { Colour } from './types.js';
 
 /**
@@ -30,14 +30,23 @@ function emptyBook(): RepertoireBook {
   return { positions: { [START_KEY]: { ply: 0, moves: {} } }, maxPly: 0, lines: 0 };
 }
 
+// Counted once per book as positions are added: Object.keys() per new position made a 500-line declaration quadratic.
+const counts = new WeakMap<RepertoireBook, number>();
+function positionCount(book: RepertoireBook): number {
+  let n = counts.get(book);
+  if (n === undefined) counts.set(book, (n = Object.keys(book.positions).length));
+  return n;
+}
+
 function addMove(book: RepertoireBook, fromKey: string, san: string, toKey: string, ply: number): void {
   const from = book.positions[fromKey];
   from.moves[san] = toKey;
   const to = book.positions[toKey];
   if (to) to.ply = Math.min(to.ply, ply);
   else {
-    if (Object.keys(book.positions).length >= MAX_REPERTOIRE_POSITIONS) throw new PgnError('unsupported', `a repertoire holds at most ${MAX_REPERTOIRE_POSITIONS} positions`);
+    if (positionCount(book) >= MAX_REPERTOIRE_POSITIONS) throw new PgnError('unsupported', `a repertoire holds at most ${MAX_REPERTOIRE_POSITIONS} positions`);
     book.positions[toKey] = { ply, moves: {} };
+    counts.set(book, positionCount(book) + 1);
   }
   book.maxPly = Math.max(book.maxPly, ply);
 }
@@ -46,8 +55,12 @@ function countLeaves(book: RepertoireBook): number {
   return Object.values(book.positions).filter((p) => Object.keys(p.moves).length === 0).length;
 }
 
-/** One game's movetext, its variations included, into the book. */
-function addMovetext(book: RepertoireBook, movetext: string, firstLine: number, where: string): void {
+/** Moves added between two yields of the declaration's generators. */
+const DECLARE_STEP = 128;
+
+/** One game's movetext, its variations included, into the book; yields every DECLARE_STEP moves. */
+function* addMovetext(book: RepertoireBook, movetext: string, firstLine: number, where: string): Generator<void, void> {
+  let added = 0;
   // The board of each open variation level: the position now and the one before its last move.
   let board = new Chess();
   let before: string | null = null;
@@ -67,6 +80,7 @@ function addMovetext(book: RepertoireBook, movetext: string, firstLine: number, 
       before = top.before;
       ply = top.ply;
     } else if (tok.kind === 'move') {
+      if (++added % DECLARE_STEP === 0) yield;
       const fen = board.fen();
       const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
       if (typeof mv === 'string') throw new PgnError('illegal-move', `${where}: ${tok.text} at ply ${ply + 1} is not legal in that position`);
@@ -89,6 +103,18 @@ function finished(book: RepertoireBook): RepertoireBook {
  * one or several games, every game from the standard start. Throws PgnError naming an illegal move.
  */
 export function repertoireFromPgn(text: string): RepertoireBook {
+  return toEnd(repertoireStepsFromPgn(text));
+}
+
+function toEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** repertoireFromPgn as a generator that yields every few hundred moves, to run in slices (src/services/common/slices.ts). */
+export function* repertoireStepsFromPgn(text: string): Generator<void, RepertoireBook> {
   const book = emptyBook();
   const games = splitPgnGames(text);
   if (!games.length || !text.trim()) throw new PgnError('empty', 'the repertoire PGN is empty');
@@ -108,15 +134,20 @@ export function repertoireFromPgn(text: string): RepertoireBook {
       }
       if (!inHeaders) movetext.push(line.trim().startsWith('%') ? '' : line);
     }
-    addMovetext(book, movetext.join('\n'), firstLine, `game ${g + 1}`);
+    yield* addMovetext(book, movetext.join('\n'), firstLine, `game ${g + 1}`);
   }
   return finished(book);
 }
 
 /** Lines typed in, each SAN from move 1 ("e4 e5 Nf3"; move numbers allowed): the same book as a PGN of them. */
 export function repertoireFromLines(lines: readonly string[]): RepertoireBook {
+  return toEnd(repertoireStepsFromLines(lines));
+}
+
+/** repertoireFromLines as a generator (repertoireStepsFromPgn). */
+export function* repertoireStepsFromLines(lines: readonly string[]): Generator<void, RepertoireBook> {
   const book = emptyBook();
-  for (const [i, line] of lines.entries()) addMovetext(book, line, 1, `line ${i + 1}`);
+  for (const [i, line] of lines.entries()) yield* addMovetext(book, line, 1, `line ${i + 1}`);
   return finished(book);
 }
 
@@ -138,29 +169,100 @@ export type RepertoireWalk =
       positionKey: string;
     };
 
-/** Plies past the repertoire's deepest line a game is still followed, for a late transposition into it. */
+/**
+ * Plies a game is still followed past its last position in the repertoire, for a transposition back into it
+ * (and past the repertoire's deepest line, for a late one): out of it for longer, it has left for good.
+ */
 export const TRANSPOSITION_SLACK_PLIES = 8;
 
 /**
- * The first move that left the repertoire for good: the game's last position that is in the book
- * (matched by position, so a transposition into it counts as in it), and the move played from there.
- * When that position has no prepared move the repertoire ended rather than was left; when it is the
- * game's last position the game never left it. `sanMoves` are the game's mainline from move 1.
+ * No game is followed past this ply (issue 37: a legal repertoire of 950 repeated knight moves made every game
+ * be replayed to its end). A game still in the repertoire there counts as in it.
  */
-export function walkRepertoire(book: RepertoireBook, colour: Colour, sanMoves: readonly string[]): RepertoireWalk {
-  const board = new Chess();
-  const limit = Math.min(sanMoves.length, book.maxPly + TRANSPOSITION_SLACK_PLIES);
-  let last = 0;
-  let lastKey = START_KEY;
-  for (let i = 0; i < limit; i += 1) {
-    if (typeof playSan(board, sanMoves[i]) === 'string') break; // a stored mainline always replays; be safe
-    const key = positionKey(board.fen());
-    if (book.positions[key]) {
-      last = i + 1;
-      lastKey = key;
+export const MAX_FOLLOWED_PLIES = 80;
+
+interface WalkNode {
+  children: Map<string, WalkNode>;
+  /** Replayed (legal, and followed): `last` and `lastKey` are set. */
+  replayed: boolean;
+  /** The last ply on the path to here whose position is in the book, and that position's key. */
+  last: number;
+  lastKey: string;
+}
+
+const walkNode = (): WalkNode => ({ children: new Map(), replayed: false, last: 0, lastKey: START_KEY });
+
+/**
+ * The first move that left the repertoire for good, for each game: the game's last position that is in the book
+ * (matched by position, so a transposition into it counts as in it), and the move played from there. When that
+ * position has no prepared move the repertoire ended rather than was left; when it is the game's last position the
+ * game never left it. A game is followed while it is at most TRANSPOSITION_SLACK_PLIES past its last position in the
+ * book, to MAX_FOLLOWED_PLIES at most. The games' moves are laid out as a trie and each distinct line is replayed
+ * once, with one board, so 5,000 games sharing their first moves cost one replay of those moves.
+ * `games` are mainlines from move 1, SAN.
+ */
+export function walkRepertoireGames(book: RepertoireBook, colour: Colour, games: ReadonlyArray<readonly string[] | string>): RepertoireWalk[] {
+  return toEnd(walkRepertoireSteps(book, colour, games));
+}
+
+/** Positions replayed between two yields of walkRepertoireSteps. */
+const STEP_NODES = 256;
+
+/**
+ * walkRepertoireGames as a generator that yields every STEP_NODES replayed positions, so a caller serving other
+ * requests can run it in slices (src/services/common/slices.ts); its value is the walks. A game may be given as its
+ * SAN moves joined by spaces (split here, in the slices).
+ */
+export function* walkRepertoireSteps(book: RepertoireBook, colour: Colour, given: ReadonlyArray<readonly string[] | string>): Generator<void, RepertoireWalk[]> {
+  const limit = Math.min(book.maxPly + TRANSPOSITION_SLACK_PLIES, MAX_FOLLOWED_PLIES);
+  const root = walkNode();
+  root.replayed = true;
+  const games: Array<readonly string[]> = [];
+  for (const [g, line] of given.entries()) {
+    if (g % STEP_NODES === STEP_NODES - 1) yield;
+    const moves = typeof line === 'string' ? line.split(' ') : line;
+    games.push(moves);
+    let at = root;
+    for (let i = 0; i < Math.min(moves.length, limit); i += 1) {
+      let next = at.children.get(moves[i]);
+      if (!next) at.children.set(moves[i], (next = walkNode()));
+      at = next;
     }
   }
-  if (last === sanMoves.length) return { status: 'in-repertoire', lastBookPly: last };
+  const board = new Chess();
+  let replayed = 0;
+  function* visit(n: WalkNode, ply: number): Generator<void, void> {
+    for (const [san, child] of n.children) {
+      if (ply + 1 - n.last > TRANSPOSITION_SLACK_PLIES) continue; // out of the book too long: left for good
+      if (typeof playSan(board, san) === 'string') continue; // a stored mainline always replays; be safe
+      if (++replayed % STEP_NODES === 0) yield;
+      const key = positionKey(board.fen());
+      child.replayed = true;
+      if (book.positions[key]) {
+        child.last = ply + 1;
+        child.lastKey = key;
+      } else {
+        child.last = n.last;
+        child.lastKey = n.lastKey;
+      }
+      yield* visit(child, ply + 1);
+      undoPlayed(board);
+    }
+  }
+  yield* visit(root, 0);
+  return games.map((moves) => {
+    let at = root;
+    for (const san of moves) {
+      const next = at.children.get(san);
+      if (!next?.replayed) break;
+      at = next;
+    }
+    return walkFrom(book, colour, moves, at.last, at.lastKey);
+  });
+}
+
+function walkFrom(book: RepertoireBook, colour: Colour, sanMoves: readonly string[], last: number, lastKey: string): RepertoireWalk {
+  if (last === sanMoves.length || last === MAX_FOLLOWED_PLIES) return { status: 'in-repertoire', lastBookPly: last };
   const prepared = Object.keys(book.positions[lastKey].moves);
   if (!prepared.length) return { status: 'repertoire-ended', lastBookPly: last };
   const toMove: Colour = lastKey.split(' ')[1] === 'w' ? 'white' : 'black';
@@ -173,4 +275,9 @@ export function walkRepertoire(book: RepertoireBook, colour: Colour, sanMoves: r
     prepared,
     positionKey: lastKey,
   };
+}
+
+/** One game against a repertoire (walkRepertoireGames). */
+export function walkRepertoire(book: RepertoireBook, colour: Colour, sanMoves: readonly string[]): RepertoireWalk {
+  return walkRepertoireGames(book, colour, [sanMoves])[0];
 }

@@ -55,7 +55,7 @@ const DEMO_REPERTOIRE = {
 const GAMES = 140;
 const MONTHS = 6;
 
-export const seedPrep: DemoSeeder = (demo) => {
+export const seedPrep: DemoSeeder = async (demo) => {
   const { rng, clock, user } = demo;
   const end = clock.now().getTime();
   // Over the last five months, so every game is inside the scout's six-month window.
@@ -97,6 +97,6 @@ export const seedPrep: DemoSeeder = (demo) => {
   });
   storeDemoScout(demo.store, clock, user.id, DEMO_SCOUT.provider, DEMO_SCOUT.username, rows, MONTHS);
   const ctx = demoOwnerCtx(demo);
-  for (const colour of ['white', 'black'] as const) declareRepertoire(ctx, { colour, lines: DEMO_REPERTOIRE[colour] }, { demo: true });
+  for (const colour of ['white', 'black'] as const) await declareRepertoire(ctx, { colour, lines: DEMO_REPERTOIRE[colour] }, { demo: true });
   demo.log(`prep: a made-up player to scout (${DEMO_SCOUT.username}, ${GAMES} games) and a repertoire of each colour`);
 };

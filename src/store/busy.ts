@@ -23,3 +23,23 @@ export function isStoreBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
+
+/**
+ * Runs a best-effort write without waiting for another process's write lock: SQLite's busy handler is
+ * off for it (busy_timeout 0, applied when a statement is compiled, hence pragma() each time), so a held
+ * lock costs a failed attempt, not SQLITE_BUSY's wait on the event loop. Returns whether it ran; a busy
+ * store is false, any other failure is thrown.
+ */
+export function tryWithoutWaiting(store: Store, write: () => void): boolean {
+  const was = Number(store.sqlite.pragma('busy_timeout', { simple: true }));
+  try {
+    store.sqlite.pragma('busy_timeout = 0');
+    write();
+    return true;
+  } catch (err) {
+    if (isStoreBusy(err)) return false;
+    throw err;
+  } finally {
+    store.sqlite.pragma(`busy_timeout = ${was}`);
+  }
+}

@@ -31,6 +31,7 @@ const TRIGGERS: Record<string, string> = {
   ...coachingTriggers(),
   ...studyTriggers(),
   ...accountTriggers(),
+  ...prepTriggers(),
 };
 
 /**
@@ -104,6 +105,19 @@ function accountTriggers(): Record<string, string> {
 }
 
 /**
+ * The owner's preparation bumps `prep_version`: their repertoires, their scouts and the scouted games (whose
+ * scout row names the owner). The repertoire deviations and a scouted player's report are kept per that version
+ * with the others they read (issue 37). A scouted game deleted by the cascade from its scout finds no owner, and
+ * the scout's own trigger has bumped the version already.
+ */
+function prepTriggers(): Record<string, string> {
+  return bumpOnWrite('prep_version', ['repertoires', 'scouts'], {
+    table: 'scout_games',
+    owner: (row) => `(SELECT user_id FROM scouts WHERE id = ${row}.scout_id)`,
+  });
+}
+
+/**
  * Installs the triggers the first time a store is opened with this code, counting every owner's
  * games in the same transaction so the counts start right. Later opens only check the catalogue.
  */
@@ -129,12 +143,13 @@ export interface OwnerStamp {
   coachingVersion: number;
   studyVersion: number;
   accountVersion: number;
+  prepVersion: number;
 }
 
 const stampQuery = (_db: Store['db'], sqlite: Store['sqlite']) =>
-  sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion, study_version AS studyVersion, account_version AS accountVersion FROM owner_stamps WHERE user_id = ?');
+  sqlite.prepare('SELECT games, version, coaching_version AS coachingVersion, study_version AS studyVersion, account_version AS accountVersion, prep_version AS prepVersion FROM owner_stamps WHERE user_id = ?');
 
 /** The owner's game count and data versions: one primary-key read. */
 export function ownerStamp(store: Store, userId: string): OwnerStamp {
-  return (preparedOnce(store, stampQuery).get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0, studyVersion: 0, accountVersion: 0 };
+  return (preparedOnce(store, stampQuery).get(userId) as OwnerStamp | undefined) ?? { games: 0, version: 0, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 };
 }

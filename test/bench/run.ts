@@ -19,6 +19,8 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   'lichess-import': () => import('./lichessImport.js'),
   workers: () => import('./workers.js'),
   'paused-holder': () => import('./pausedHolder.js'),
+  'prep-load': () => import('./prepLoad.js'),
+  'held-lock': () => import('./heldLock.js'),
 };
 
 const only = process.argv.slice(2);

@@ -15,7 +15,8 @@ import { tools } from '../../dist/tools/index.js';
 limitHeapGrowth(); // as `serve` does
 const started = performance.now();
 const dataDir = process.argv[2];
-const deps = createAppDeps(loadConfig({ dataDir }, { ...process.env, CFP_RATE_LIMITS: process.env.CFP_RATE_LIMITS ?? 'off' }));
+// serving: the short lock wait `serve` and `mcp` use (src/store/busy.ts).
+const deps = createAppDeps(loadConfig({ dataDir }, { ...process.env, CFP_RATE_LIMITS: process.env.CFP_RATE_LIMITS ?? 'off' }), { serving: true });
 const BARE = '/bench/trivial';
 const bare = express().get(BARE, (_req, res) => {
   res.json({ ok: true });

@@ -32,13 +32,13 @@ describe('the demo’s preparation', () => {
       const { user } = await seedDemo(app.deps, { games: 40, seed: 4, log: () => {} });
       const ctx = { ...app.deps, user, caller: { surface: 'rest' as const, key: 'test' } } as unknown as PersonalCtx;
       source.requests.length = 0;
-      const report = PlayerReport.parse(playerReport(ctx, ownScout(ctx, DEMO_SCOUT.provider, DEMO_SCOUT.username)));
+      const report = PlayerReport.parse(await playerReport(ctx, ownScout(ctx, DEMO_SCOUT.provider, DEMO_SCOUT.username)));
       expect(report.scout).toMatchObject({ provider: 'siteB', username: 'demo-rival', state: 'demo', games: 140 });
       expect(report.scout.message).toMatch(/made-up player, not a real account, never fetched/);
       expect(report.byColour.white.games + report.byColour.black.games).toBe(140);
       // Scouting it again, or an agent reading it, starts no fetch: the name could be a stranger's.
       expect(scoutRuns(ctx).start(user.id, 'siteB', 'demo-rival').state).toBe('demo');
-      expect(readPlayer(ctx, 'siteB', 'demo-rival').scout.state).toBe('demo');
+      expect((await readPlayer(ctx, 'siteB', 'demo-rival')).scout.state).toBe('demo');
       await scoutRuns(ctx).settled(user.id, 'siteB', 'demo-rival');
       expect(source.requests).toEqual([]);
       for (const colour of ['white', 'black'] as const) {

@@ -51,6 +51,7 @@ export function makeTestApp(opts: { env?: Record<string, string>; now?: string; 
     call: (tool, input, token, caller = { surface: 'rest', key: '127.0.0.1' }) => invokeTool(tool, deps, caller, token, input),
     async close() {
       await deps.runtime.close();
+      deps.limiter.close();
       deps.store.close();
       rmSync(dir, { recursive: true, force: true });
     },

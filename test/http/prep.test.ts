@@ -143,4 +143,56 @@ describe('preparation over REST, MCP resources and the dashboard session', () =>
     await expect(bobMcp.readResource({ uri: 'chess-footprint://repertoire/white' })).rejects.toThrow(`no white repertoire declared; ask the player to declare one on the dashboard's Prep page, ${server.url}/prep (`);
     expect((await rest(server.url, '/api/v1/prep/repertoire/purple', { token: alice.token })).status).toBe(400);
   });
+
+  test('a realistic 500-line repertoire (over 16 KB) saves; a body past the route limit is a 413 naming it (issue 37, item 4)', async () => {
+    // 500 named lines of the shipped lichess opening table starting 1. e4, one PGN game each.
+    const named = readFileSync(join(import.meta.dirname, '../../data/openings/c.tsv'), 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t')[2])
+      .filter((pgn) => pgn?.startsWith('1. e4'));
+    const pgn = named
+      .slice(0, 500)
+      .map((line, i) => `[Event "line ${i + 1}"]\n\n${line} *\n`)
+      .join('\n');
+    expect(Buffer.byteLength(JSON.stringify({ pgn }))).toBeGreaterThan(30 * 1024);
+    const put = await rest(server.url, '/api/v1/prep/repertoire/black', json(bob.token, { pgn }, 'PUT'));
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ colour: 'black', source: 'pgn' });
+    expect(put.body.pgn).toBe(pgn);
+    // The schema's own limit, 500,000 characters, is the one a caller meets: one more is the schema's 400.
+    const max = `[Event "x"]\n\n1. e4 e5 {${'a'.repeat(500_000 - 26)}} *`;
+    expect(max.length).toBe(500_000);
+    expect((await rest(server.url, '/api/v1/prep/repertoire/black', json(bob.token, { pgn: max }, 'PUT'))).status).toBe(200);
+    expect((await rest(server.url, '/api/v1/prep/repertoire/black', json(bob.token, { pgn: max + 'a' }, 'PUT'))).status).toBe(400);
+    // A body past the route's limit: the 413 names this route's limit, not another router's.
+    const huge = JSON.stringify({ pgn: 'a'.repeat(1_100_000) });
+    const refused = await rest(server.url, '/api/v1/prep/repertoire/black', { method: 'PUT', token: bob.token, headers: { 'Content-Type': 'application/json' }, body: huge });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error).toBe(`the request body exceeds ${2 * 500_000 + 64 * 1024} bytes, this route's limit`);
+    // The settings routes keep their 16 KB.
+    const token = await rest(server.url, '/api/v1/settings/tokens', json(bob.token, { name: 'x'.repeat(20_000) }));
+    expect(token.status).toBe(413);
+    expect(token.body.error).toBe(`the request body exceeds ${16 * 1024} bytes, this route's limit`);
+  });
+});
+
+describe('the settings and preparation routes spend the personal bucket (issue 37, item 2)', () => {
+  test("the opening tree and the deviations: the fourth read in the window is a 429; another owner's bucket is untouched", async () => {
+    const app = makeTestApp({ env: { CFP_RATE_LIMITS: 'personal:3/60' } });
+    const server = await startServer(app);
+    try {
+      const a = app.addUser('A');
+      const b = app.addUser('B');
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await rest(server.url, '/api/v1/settings/openings/white', { token: a.token })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect((await rest(server.url, '/api/v1/prep/repertoire/white/deviations', { token: a.token })).status).toBe(429);
+      expect((await rest(server.url, '/api/v1/me/games', { token: a.token })).status).toBe(429);
+      expect((await rest(server.url, '/api/v1/settings/openings/white', { token: b.token })).status).toBe(200);
+    } finally {
+      await server.close();
+      app.close();
+    }
+  });
 });

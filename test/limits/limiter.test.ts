@@ -6,6 +6,9 @@ import { ApiError, Messages } from '../../src/errors.js';
 import { tools } from '../../tools/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { storeFile } from '../../src/store/db.js';
+import { statSync, writeFileSync } from 'node:fs';
+import { LIMITS_FILE } from '../../src/limits/limiter.js';
+import { Database } from '../../src/store/sqlite.js';
 
 const run = promisify(execFile);
 const tool = (name: string) => tools.find((t) => t.name === name)!;
@@ -53,21 +56,26 @@ describe('token buckets in the store', () => {
   test('fails closed: when the limiter cannot be reached the endpoint answers 503 and does nothing', async () => {
     app = makeTestApp({ env: { CFP_RATE_LIMITS: 'personal:100/60' } });
     const { token } = app.addUser();
-    app.deps.store.sqlite.exec('DROP TABLE rate_buckets');
+    // The buckets' file is not a database: nothing can be read or written there.
+    writeFileSync(join(app.dir, LIMITS_FILE), 'this is not a database, it is a text file of more than a hundred bytes: SQLite reads its header and refuses it');
     const res = await app.call(tool('get_profile'), {}, token);
     expect(res).toMatchObject({ status: 503, body: { error: Messages.limiterUnavailable } });
   });
 
-  test('bucket writes skip the fsync, but the store stays synchronous=FULL for everything else', async () => {
+  test("buckets live in their own file (0600) beside the store, which stays synchronous=FULL; a take commits there", async () => {
     app = makeTestApp({ env: { CFP_RATE_LIMITS: 'personal:3/60' } });
     const { token } = app.addUser();
     const level = () => app.deps.store.sqlite.pragma('synchronous', { simple: true });
     expect(level()).toBe(2); // FULL
     expect((await app.call(tool('get_profile'), {}, token)).status).toBe(200);
     for (let i = 0; i < 3; i += 1) await app.call(tool('get_profile'), {}, token);
-    expect(level()).toBe(2); // back to FULL after a take and after a refusal
-    const row = app.deps.store.sqlite.prepare('SELECT tokens FROM rate_buckets').get() as { tokens: number };
-    expect(row.tokens).toBeLessThan(1); // the takes were committed
+    expect(level()).toBe(2);
+    const file = join(app.dir, LIMITS_FILE);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    const other = new Database(file, { readonly: true });
+    const row = other.prepare('SELECT tokens FROM rate_buckets').get() as { tokens: number };
+    other.close();
+    expect(row.tokens).toBeLessThan(1); // the takes were committed, seen by another connection
   });
 
   test('CFP_RATE_LIMITS=off disables every bucket', async () => {

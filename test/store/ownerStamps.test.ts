@@ -50,21 +50,21 @@ describe('owner stamps: game count and data version kept by triggers', () => {
     app = makeTestApp();
     const a = app.addUser().user;
     const b = app.addUser().user;
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 0, version: 0, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
     insertGames(app.deps.store, app.clock, [0, 1, 2].map((i) => ({ game: game(a.id, i) })));
     insertGames(app.deps.store, app.clock, [2, 3].map((i) => ({ game: game(a.id, i) }))); // g2 is skipped
     insertGames(app.deps.store, app.clock, [0].map((i) => ({ game: game(b.id, i) })));
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 4, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
     app.deps.store.sqlite.prepare("UPDATE games SET review_accuracy = 80 WHERE user_id = ? AND source_id = 'g1'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 4, version: 5, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
     app.deps.store.sqlite.prepare("DELETE FROM games WHERE user_id = ? AND source_id = 'g0'").run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 6, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
     app.deps.store.sqlite
       .prepare("INSERT INTO rating_points (user_id, provider, series, date, rating) VALUES (?, 'siteB', 'blitz', '2026-01-01', 1500)")
       .run(a.id);
-    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
-    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0, accountVersion: 0 });
+    expect(ownerStamp(app.deps.store, a.id)).toEqual({ games: 3, version: 7, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
+    expect(ownerStamp(app.deps.store, b.id)).toEqual({ games: 1, version: 1, coachingVersion: 0, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
     // Deleting the owner cascades to the games and the stamp row alike.
     app.deps.store.sqlite.prepare('DELETE FROM users WHERE id = ?').run(b.id);
     expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM owner_stamps WHERE user_id = ?').get(b.id)).toEqual({ n: 0 });
@@ -119,7 +119,7 @@ describe('owner stamps: game count and data version kept by triggers', () => {
       return res.body as { id: string };
     };
     const focus = await ok(setTrainingFocus, { title: 'Endgames' });
-    expect(v()).toEqual({ games: 0, version: 0, coachingVersion: 1, studyVersion: 0, accountVersion: 0 });
+    expect(v()).toEqual({ games: 0, version: 0, coachingVersion: 1, studyVersion: 0, accountVersion: 0, prepVersion: 0 });
     await ok(setTrainingFocus, { focusId: focus.id, title: 'Rook endgames' });
     const position = await ok(savePosition, { fen: RUY_LOPEZ_FEN, label: 'x' });
     // A quiz result: the entry and the quiz row (and the position's last result) each bump it.

@@ -90,7 +90,8 @@ describe('upload_study_game', () => {
       duplicate: true,
       notesAdded: 1,
       notesCount: 4,
-      white: 'Alice',
+      // The row holds the text uploaded last (issue 37, item 7), its headers with it.
+      white: 'Carol',
       review: { status: 'complete', accuracyWhite, accuracyBlack },
     });
     expect(count(studyGames)).toBe(1);

@@ -7,6 +7,7 @@ import {
   Repertoire,
   RepertoireDeviations,
   RepertoireInput,
+  REPERTOIRE_PGN_MAX_CHARS,
   ScoutInput,
   ScoutList,
   ScoutProvider,
@@ -23,21 +24,15 @@ import {
   ownScout,
   playerReport,
   removeRepertoire,
-  removeScout,
   repertoireDeviations,
   scoutRuns,
   scoutTree,
 } from '../../services/prep/index.js';
 import { defineSettingsRoute, signedIn, type SettingsCtx, type SettingsRoute } from '../settings/route.js';
 
-/**
- * The owner's context for a preparation route, charged to the owner's personal bucket as a personal
- * tool call is (these reads can replay thousands of openings): 429 when empty, 503 when the limiter
- * cannot be reached, and nothing runs.
- */
+/** The owner's context for a preparation route (the router has charged the owner's personal bucket). */
 function owner(ctx: SettingsCtx): PersonalCtx {
   const user = signedIn(ctx);
-  ctx.deps.limiter.take('personal', user.id);
   return callCtx(ctx.deps, user, { surface: 'rest', key: user.id }) as PersonalCtx;
 }
 
@@ -138,7 +133,7 @@ export const PREP_ROUTES: readonly SettingsRoute[] = [
     errors: [400, 401, 403, 404, 429, 503],
     handler: (ctx, input) => {
       const c = owner(ctx);
-      if (!removeScout(c.store, c.user.id, input.provider, input.username)) throw notScouted(input.provider, input.username.toLowerCase());
+      if (!scoutRuns(c).forget(c.user.id, input.provider, input.username)) throw notScouted(input.provider, input.username.toLowerCase());
       return { removed: true };
     },
   }),
@@ -159,13 +154,15 @@ export const PREP_ROUTES: readonly SettingsRoute[] = [
     operationId: 'prep_declare_repertoire',
     summary: 'Declare my repertoire of one colour',
     description:
-      'Replaces the repertoire of that colour with a PGN with variations, lines typed in (SAN from move 1), or one of the owner’s study games (its PGN, variations included). A PGN that does not replay is a 400 and nothing changes.',
+      'Replaces the repertoire of that colour with a PGN with variations, lines typed in (SAN from move 1), or one of the owner’s study games (its PGN, variations included). A PGN that does not replay is a 400 and nothing changes. The PGN may hold up to 500,000 characters (the body up to 1,065,536 bytes).',
     method: 'PUT',
     path: REPERTOIRE,
     access: 'signed-in',
     tag: 'prep',
     input: RepertoireInput,
     output: Repertoire,
+    // The schema's 500,000 characters of PGN, each up to two bytes of UTF-8 or an escape, with room for the envelope.
+    bodyLimit: 2 * REPERTOIRE_PGN_MAX_CHARS + 64 * 1024,
     errors: [400, 401, 403, 404, 415, 429, 503],
     handler: (ctx, input) => declareRepertoire(owner(ctx), input),
   }),

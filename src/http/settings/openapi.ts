@@ -10,6 +10,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'A sync is already running for this account',
   429: 'Too many requests: the Retry-After header says when to try again',
   503: 'The rate limiter is unavailable; nothing was done',
+  413: 'The request body exceeds the route\'s limit (16 KB unless the description says more); the error names it',
   415: 'Content-Type must be application/json',
 };
 
@@ -51,7 +52,9 @@ export function settingsOpenApi(routes: readonly SettingsRoute[]) {
     const responses: Record<string, unknown> = {
       [route.status ?? 200]: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
     };
-    for (const status of route.errors) {
+    // What the router answers for every route of a kind (router.ts): a body over the limit; the personal bucket.
+    const statuses = new Set([...route.errors, ...(takesBody ? [413] : []), ...(route.access === 'signed-in' ? [429, 503] : [])]);
+    for (const status of [...statuses].sort((a, b) => a - b)) {
       responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     paths[route.path] ??= {};

@@ -38,6 +38,8 @@ export interface SettingsRoute<I extends z.ZodType = z.ZodType, O extends z.ZodT
   output: O;
   /** The success status (201 created, 202 accepted, else 200). */
   status?: 200 | 201 | 202;
+  /** The largest JSON body it reads, in bytes (default SETTINGS_BODY_LIMIT_BYTES, router.ts: 16 KB); more is a 413 naming it. */
+  bodyLimit?: number;
   /** Error statuses it can answer, for the OpenAPI document. */
   errors: readonly number[];
   handler(ctx: SettingsCtx, input: z.infer<I>): z.infer<O> | Promise<z.infer<O>>;

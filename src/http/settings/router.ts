@@ -10,8 +10,8 @@ import { clearedSessionCookie, crossOriginMessage, fromAnotherSite, sameOrigin, 
 import type { SettingsCtx, SettingsRoute } from './route.js';
 import type { SyncRuns } from './syncRuns.js';
 
-/** Settings bodies are a name, a username or a token: a few kilobytes at most. */
-const SETTINGS_BODY_LIMIT = '16kb';
+/** Settings bodies are a name, a username or a token: a few kilobytes at most, unless the route says more (route.ts `bodyLimit`). */
+export const SETTINGS_BODY_LIMIT_BYTES = 16 * 1024;
 
 function fail(res: Response, status: number, message: string, headers: Record<string, string> = {}): void {
   res.status(status).set(headers).json({ error: message });
@@ -25,12 +25,22 @@ function fail(res: Response, status: number, message: string, headers: Record<st
  */
 export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, baseUrl: string, syncRuns: SyncRuns): Router {
   const router = express.Router();
-  const json = express.json({ limit: SETTINGS_BODY_LIMIT, type: () => true });
   const secure = baseUrl.startsWith('https:');
   for (const route of routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const params = pathParams(route.path);
     const takesBody = route.method === 'POST' || route.method === 'PUT';
+    const bodyLimit = route.bodyLimit ?? SETTINGS_BODY_LIMIT_BYTES;
+    const tooLarge = `the request body exceeds ${bodyLimit} bytes, this route's limit`;
+    const parse = express.json({ limit: bodyLimit, type: () => true });
+    // The route's own limit, named in its 413 (the app-wide handler would name the REST facade's).
+    const json = (req: Request, res: Response, next: NextFunction) => {
+      if (Number(req.headers['content-length']) > bodyLimit) return fail(res.set('Connection', 'close'), 413, tooLarge);
+      parse(req, res, (err?: unknown) => {
+        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return fail(res, 413, tooLarge);
+        next(err);
+      });
+    };
     // A GET's fields that are not in its path come in the query string (text only).
     const queryFields = takesBody ? new Set<string>() : new Set(Object.keys(zodJsonSchema(route.input, 'input').properties ?? {}).filter((k) => !params.includes(k)));
     router[method](
@@ -51,6 +61,15 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
         const sessionId: string | null = res.locals.session?.sessionId ?? null;
         if (!user && req.headers.authorization !== undefined) user = verifyToken(deps.store, bearerToken(req.headers.authorization));
         if (route.access === 'signed-in' && !user) return fail(res, 401, Messages.unauthorized, { 'WWW-Authenticate': 'Bearer' });
+        try {
+          // Every signed-in route spends the owner's personal bucket, as every tool call does (issue 37):
+          // 429 when it is empty, 503 when the limiter cannot be reached, and nothing runs.
+          if (user) deps.limiter.take('personal', user.id);
+        } catch (err) {
+          const known = asApiError(err);
+          if (known) return fail(res, known.status, known.message, known.headers);
+          throw err;
+        }
         const body: unknown = takesBody && hasBody(req) ? req.body : {};
         if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(res, 400, 'the body must be a JSON object');
         const clash = params.find((p) => p in body);

@@ -28,7 +28,7 @@ function toRpcError(err: ApiError): RpcError {
  * token and are charged to the owner's personal bucket; everything a service returns is the
  * owner's own (services scope every query by user).
  */
-export function readResource(deps: AppDeps, caller: Caller, token: string | undefined, uri: string): ReadResourceResult {
+export async function readResource(deps: AppDeps, caller: Caller, token: string | undefined, uri: string): Promise<ReadResourceResult> {
   try {
     for (const def of resourceDefinitions) {
       const params = def.match(uri);
@@ -42,7 +42,7 @@ export function readResource(deps: AppDeps, caller: Caller, token: string | unde
         deps.limiter.take('library', caller.key);
       }
       const ctx = callCtx(deps, user, caller);
-      return { contents: def.read(ctx, params, uri) };
+      return { contents: await def.read(ctx, params, uri) };
     }
     throw new ApiError(404, `no resource at ${uri}; call resources/templates/list for the URI templates`);
   } catch (err) {

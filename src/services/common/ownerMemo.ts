@@ -24,6 +24,8 @@ const STAMPS = {
   study: 'studyVersion',
   /** the user row, tokens and connections */
   account: 'accountVersion',
+  /** the repertoires, scouts and scouted games */
+  prep: 'prepVersion',
 } as const satisfies Record<string, keyof OwnerStamp>;
 export type StampKind = keyof typeof STAMPS;
 

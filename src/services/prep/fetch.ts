@@ -105,7 +105,7 @@ async function fetchLichess(deps: AppDeps, scout: ScoutRow, cursor: LichessScout
   opts.onProgress?.({ phase: 'games', fetched, stored: 0, done: null, total: null });
   for await (const raw of exportGames(c, scout.username, since, { max: scout.maxGames, newestFirst: true })) {
     fetched += 1;
-    const rec = parseLichessGame(raw, scout.username);
+    const rec = parseLichessGame(raw, scout.username, { review: false });
     newest = Math.max(newest, (raw as { createdAt: number }).createdAt);
     if (!('skip' in rec)) {
       const own = (raw as { players: Record<string, { rating?: number; ratingDiff?: number }> }).players[rec.game.colour];

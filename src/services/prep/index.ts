@@ -22,7 +22,7 @@ export const SCOUT_REFRESH_MS = 12 * 3_600_000;
  * never scouted the player and refreshed when the last fetch is older than SCOUT_REFRESH_MS. A refresh the
  * owner's scout bucket refuses still serves what is stored; a first scout it refuses is the 429.
  */
-export function readPlayer(ctx: PersonalCtx, provider: ScoutProviderId, username: string) {
+export function readPlayer(ctx: PersonalCtx, provider: ScoutProviderId, username: string): ReturnType<typeof playerReport> {
   const runs = scoutRuns(ctx);
   const found = findScout(ctx.store, ctx.user.id, provider, username);
   const stale = found?.status !== 'demo' && (!found || (found.fetchedAt !== null && ctx.clock.now().getTime() - Date.parse(found.fetchedAt) > SCOUT_REFRESH_MS) || found.status === 'never-fetched');

@@ -1,7 +1,7 @@
 import { positionKey } from '../../chess/repertoire.js';
 import { startingBoard } from '../../chess/replay.js';
 import { playSan, undoPlayed } from '../../chess/sanReplay.js';
-import { scorePercent } from '../common/index.js';
+import { atOnce, scorePercent } from '../common/index.js';
 
 /** One node of a trie of SAN move sequences: the games whose first moves are the path to it. */
 export interface LineNode {
@@ -11,12 +11,22 @@ export interface LineNode {
   children: Map<string, LineNode>;
 }
 
+/** Games laid out, or positions replayed, between two yields of the generators below. */
+const STEP_NODES = 256;
+
 const node = (): LineNode => ({ games: 0, win: 0, draw: 0, children: new Map() });
 
 /** The games' first `depth` plies as a trie, each node counting the games through it and their results. */
 export function lineTrie(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>, depth: number): LineNode {
+  return atOnce(lineTrieSteps(games, depth));
+}
+
+/** lineTrie as a generator yielding every STEP_NODES games, to run in slices (common/slices.ts). */
+export function* lineTrieSteps(games: ReadonlyArray<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>, depth: number): Generator<void, LineNode> {
   const root = node();
+  let seen = 0;
   for (const g of games) {
+    if (++seen % STEP_NODES === 0) yield;
     let at = root;
     const count = (n: LineNode) => {
       n.games += 1;
@@ -24,8 +34,8 @@ export function lineTrie(games: ReadonlyArray<{ sanMoves: string; result: 'win' 
       else if (g.result === 'draw') n.draw += 1;
     };
     count(at);
-    const moves = g.sanMoves ? g.sanMoves.split(' ') : [];
-    for (const san of moves.slice(0, depth)) {
+    const moves = g.sanMoves ? g.sanMoves.split(' ', depth) : [];
+    for (const san of moves) {
       let next = at.children.get(san);
       if (!next) at.children.set(san, (next = node()));
       count(next);
@@ -62,17 +72,25 @@ export interface PositionTally {
   draw: number;
 }
 
+
 /**
  * The positions of the trie's nodes, replayed once per node with one board (play, recurse, take back),
  * so 10,000 games cost one replay of their distinct first moves. `onNode` sees each node with its key.
  */
 export function positionsOf(root: LineNode, onNode?: (n: LineNode, key: string, parentKey: string) => void): Map<string, PositionTally> {
+  return atOnce(positionSteps(root, onNode));
+}
+
+/** positionsOf as a generator yielding every STEP_NODES positions, to run in slices (common/slices.ts). */
+export function* positionSteps(root: LineNode, onNode?: (n: LineNode, key: string, parentKey: string) => void): Generator<void, Map<string, PositionTally>> {
   const out = new Map<string, PositionTally>();
   const board = startingBoard();
   const line: string[] = [];
-  const walk = (n: LineNode, parentKey: string) => {
+  let replayed = 0;
+  function* walk(n: LineNode, parentKey: string): Generator<void, void> {
     for (const [san, child] of n.children) {
       if (typeof playSan(board, san) === 'string') continue; // stored mainlines replay; a damaged one is skipped
+      if (++replayed % STEP_NODES === 0) yield;
       line.push(san);
       const fen = board.fen();
       const key = positionKey(fen);
@@ -83,11 +101,11 @@ export function positionsOf(root: LineNode, onNode?: (n: LineNode, key: string, 
         t.draw += child.draw;
       } else out.set(key, { key, fen, ply: line.length, line: line.join(' '), games: child.games, win: child.win, draw: child.draw });
       onNode?.(child, key, parentKey);
-      walk(child, key);
+      yield* walk(child, key);
       line.pop();
       undoPlayed(board);
     }
-  };
-  walk(root, positionKey(board.fen()));
+  }
+  yield* walk(root, positionKey(board.fen()));
   return out;
 }

@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Repertoire, RepertoireInput } from '../../../schemas/prep.js';
 import { PgnError } from '../../chess/pgn.js';
-import { repertoireFromLines, repertoireFromPgn, type RepertoireBook } from '../../chess/repertoire.js';
+import { repertoireFromPgn, repertoireStepsFromLines, repertoireStepsFromPgn, type RepertoireBook } from '../../chess/repertoire.js';
 import type { Colour } from '../../chess/types.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { dashboardUrl } from '../common/index.js';
+import { dashboardUrl, inSlices, memoByOwner } from '../common/index.js';
 import { pgns, repertoires, studyGames } from '../../store/schema/index.js';
 
 type Row = typeof repertoires.$inferSelect;
@@ -38,38 +38,62 @@ function rowOf(ctx: PersonalCtx, colour: Colour): Row | null {
   return ctx.store.db.select().from(repertoires).where(and(eq(repertoires.userId, ctx.user.id), eq(repertoires.colour, colour))).get() ?? null;
 }
 
-/** The owner's repertoire of `colour` with its book (the positions stored when it was declared); 404 when none. */
+/**
+ * The owner's repertoire of `colour` with its book (the positions stored when it was declared); 404 when none.
+ * One declared from a study game follows that game's current text (issue 37, item 7: a re-upload with new
+ * variations replaces it): when the text differs from the one declared, its positions are worked out from the
+ * current text (a text that no longer makes a repertoire leaves the declared one). Kept per version of the owner's
+ * repertoires and study games (ownerMemo), so the book is parsed or worked out once per change.
+ */
 export function loadRepertoire(ctx: PersonalCtx, colour: Colour): { repertoire: z.infer<typeof Repertoire>; book: RepertoireBook } {
-  const row = rowOf(ctx, colour);
-  if (!row) throw noRepertoire(ctx, colour);
-  const book = JSON.parse(row.positions) as RepertoireBook;
-  return { repertoire: view(row, book), book };
+  return memoByOwner(
+    ctx.store,
+    ctx.user.id,
+    `prep:repertoire:${colour}`,
+    () => {
+      const row = rowOf(ctx, colour);
+      if (!row) throw noRepertoire(ctx, colour);
+      const current = row.source === 'study' && row.studyGameId ? studyPgn(ctx, row.studyGameId) : null;
+      if (current !== null && current !== row.pgn) {
+        try {
+          const book = repertoireFromPgn(current);
+          return { repertoire: view({ ...row, pgn: current }, book), book };
+        } catch (err) {
+          if (!(err instanceof PgnError)) throw err;
+        }
+      }
+      const book = JSON.parse(row.positions) as RepertoireBook;
+      return { repertoire: view(row, book), book };
+    },
+    ['prep', 'study'],
+  );
 }
 
-/** The PGN text of one of the owner's study games (variations kept: the text as first uploaded); 404 for any other id. */
-function studyPgn(ctx: PersonalCtx, id: string): string {
+/** The current PGN text of one of the owner's study games (variations kept), or null for any other id. */
+function studyPgn(ctx: PersonalCtx, id: string): string | null {
   const row = ctx.store.db
     .select({ text: pgns.text })
     .from(studyGames)
     .innerJoin(pgns, eq(pgns.hash, studyGames.pgnHash))
     .where(and(eq(studyGames.id, id), eq(studyGames.userId, ctx.user.id)))
     .get();
-  if (!row) throw new ApiError(404, 'no study game with that id; list_study_games gives the ids');
-  return row.text;
+  return row?.text ?? null;
 }
 
 /**
  * Declares (or replaces) the owner's repertoire of one colour from a PGN with variations, typed-in lines
- * or a study game. Its positions are worked out once, here, and stored with it; a PGN that does not
+ * or a study game. Its positions are worked out once, here (in slices), and stored with it; a PGN that does not
  * replay is a 400 and nothing changes.
  */
-export function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>, opts: { demo?: boolean } = {}): z.infer<typeof Repertoire> {
+export async function declareRepertoire(ctx: PersonalCtx, input: z.infer<typeof RepertoireInput>, opts: { demo?: boolean } = {}): Promise<z.infer<typeof Repertoire>> {
   // demo: the demo store's made-up repertoire (src/demo/prep.ts), marked so the page can say so.
   const source = opts.demo ? 'demo' : input.pgn !== undefined ? 'pgn' : input.lines !== undefined ? 'lines' : 'study';
   const text = input.pgn ?? (input.lines ? input.lines.join('\n') : studyPgn(ctx, input.studyGameId!));
+  if (text === null) throw new ApiError(404, 'no study game with that id; list_study_games gives the ids');
   let book: RepertoireBook;
   try {
-    book = input.lines ? repertoireFromLines(input.lines) : repertoireFromPgn(text);
+    // In slices: a 500-line repertoire replays thousands of moves (common/slices.ts).
+    book = await inSlices(input.lines ? repertoireStepsFromLines(input.lines) : repertoireStepsFromPgn(text));
   } catch (err) {
     if (err instanceof PgnError) throw new ApiError(400, `repertoire: ${err.message}`);
     throw err;

@@ -10,6 +10,7 @@ import {
   ensureScout,
   findScout,
   gameCount,
+  removeScout,
   setScoutStatus,
   storeScoutGames,
   type ScoutProviderId,
@@ -22,6 +23,8 @@ interface Run {
   state: 'queued' | 'fetching';
   progress: FetchProgress | null;
   done: Promise<void>;
+  /** Aborted when the owner forgets the player mid-fetch (or the process stops). */
+  abort: AbortController;
 }
 
 interface LastFetch {
@@ -84,7 +87,7 @@ export class ScoutRuns {
       maxGames: bounds.maxGames ?? existing?.maxGames ?? DEFAULT_MAX_GAMES,
       months: bounds.months ?? existing?.months ?? DEFAULT_MONTHS,
     });
-    const run: Run = { state: 'queued', progress: null, done: Promise.resolve() };
+    const run: Run = { state: 'queued', progress: null, done: Promise.resolve(), abort: new AbortController() };
     this.runs.set(row.id, run);
     // The site's turn is shared with the sync (one request at a time per site, whoever asked).
     run.done = inSiteTurn(this.deps.store, provider, () => this.fetch(row.id, run));
@@ -95,6 +98,17 @@ export class ScoutRuns {
   async settled(userId: string, provider: ScoutProviderId, username: string): Promise<void> {
     const row = findScout(this.deps.store, userId, provider, username);
     if (row) await this.runs.get(row.id)?.done;
+  }
+
+  /**
+   * Forgets the owner's scout of the player (its stored games with it) and cancels its fetch, if one runs: the fetch
+   * stops at its next request or chunk and stores nothing (issue 37, item 7). False when the owner has none.
+   */
+  forget(userId: string, provider: ScoutProviderId, username: string): boolean {
+    const row = findScout(this.deps.store, userId, provider, username);
+    if (!row) return false;
+    this.runs.get(row.id)?.abort.abort();
+    return removeScout(this.deps.store, userId, provider, username);
   }
 
   /** Stops fetches in progress (server shutdown); what they stored stays. */
@@ -108,21 +122,24 @@ export class ScoutRuns {
     const { store, clock } = this.deps;
     // Read again: the row may have been removed while queued.
     const scout = findById(this.deps, scoutId);
+    const signal = AbortSignal.any([this.controller.signal, run.abort.signal]);
     try {
-      if (!scout || this.controller.signal.aborted) return;
+      if (!scout || signal.aborted) return;
       run.state = 'fetching';
       const got = await fetchScout(this.deps, scout, {
         ...this.fetchOptions,
-        signal: this.controller.signal,
+        signal,
         onProgress: (p) => (run.progress = p),
       });
+      // Forgotten while the last answer came in (here, or by another process): nothing to store it under.
+      if (signal.aborted || !findById(this.deps, scoutId)) return;
       const oldestKept = windowStart(clock.now(), scout.months).toISOString();
       const stored = storeScoutGames(store, scout, got.rows, got.cursor, oldestKept);
       this.last.set(scout.id, { fetched: got.fetched, stored, requests: got.requests });
       setScoutStatus(store, scout.id, { status: 'ok', statusMessage: null, fetchedAt: clock.now().toISOString() });
     } catch (err) {
-      // Stopped by a shutdown: not the source's fault, and the row keeps its last state.
-      if (!scout || this.controller.signal.aborted) return;
+      // Stopped by a shutdown or forgotten: not the source's fault; the row keeps its last state, or is gone.
+      if (!scout || signal.aborted || !findById(this.deps, scoutId)) return;
       if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[scout]', err);
       setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeSourceFailure(scout.provider, err, SCOUT_PURPOSE) });
     } finally {

@@ -14,11 +14,12 @@ import { CLASSIFICATIONS, type Classification, type Colour, type ConceptId, type
 /**
  * Bump when a rule that shapes a derivation changes (classification, moments, accuracy, depth), or a field is added
  * (4: the per-ply lichess judgment beside the class; 5: `great` only on a position the deeper look searched;
- * 6: centipawns restated on lichess's scale, src/chess/calibration.ts):
+ * 6: centipawns restated on lichess's scale, src/chess/calibration.ts; 7: a source's review shows the source's
+ * published accuracy):
  * stored derivations of an older version are recomputed from the stored engine output at start
  * and on read (src/services/review/records.ts). Deterministic: the same payload gives the same figures.
  */
-export const DERIVATION_VERSION = 6;
+export const DERIVATION_VERSION = 7;
 
 /** One ply of a derivation: everything about it that follows from the engine output alone. */
 export interface DerivedPly {
@@ -43,7 +44,7 @@ export interface DerivedPly {
 /** Everything a review's readers need that does not depend on who owns the game. */
 export interface ReviewDerivation {
   version: number;
-  /** lichess's accuracy over the review's own evaluations, one decimal (as shown everywhere). */
+  /** lichess's accuracy over the review's own evaluations, one decimal; a source's review: the source's published figure (shownAccuracy). */
   accuracyWhite: number;
   accuracyBlack: number;
   depth: number;
@@ -71,6 +72,17 @@ export function medianDepth(a: StoredAnalysis): number {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The accuracy a review shows for a side: a source's review shows the source's published figure (issue 37:
+ * lichess's `players.*.analysis.accuracy`, a whole number), and an import stored before that figure was kept shows
+ * lichess's method rounded to a whole number as lichess rounds it (80 of 80 players of
+ * test/fixtures/sources/lichess-analysed agree); our own reviews show one decimal.
+ */
+function shownAccuracy(analysis: StoredAnalysis, side: Colour, computed: number): number {
+  if (!analysis.source) return round1(computed);
+  return analysis.source.accuracy?.[side] ?? Math.round(computed);
+}
 
 /** The stored evaluation after a ply is in the side-to-move frame (the opponent of the mover): restate it for White. */
 function whiteEvalAfterCp(p: AnalysedPly): number | null {
@@ -108,8 +120,8 @@ function summarise(analysis: StoredAnalysis, view: ReviewView): ReviewDerivation
   const acc = analysisAccuracy(analysis);
   return {
     version: DERIVATION_VERSION,
-    accuracyWhite: round1(acc.white),
-    accuracyBlack: round1(acc.black),
+    accuracyWhite: shownAccuracy(analysis, 'white', acc.white),
+    accuracyBlack: shownAccuracy(analysis, 'black', acc.black),
     depth: medianDepth(analysis),
     classificationCounts: counts,
     criticalMoments: moments.map((m) => ({

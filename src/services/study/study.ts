@@ -5,7 +5,7 @@ import { STUDY_LIST_MAX } from '../../../schemas/study.js';
 import type { ReviewResponse } from '../../../schemas/review.js';
 import type { z } from 'zod';
 import { classifyOpening } from '../../chess/openings.js';
-import { fullMoves, movesKey, START_FEN, type ParsedGame } from '../../chess/pgn.js';
+import { fullMoves, movesKey, sha256, START_FEN, type ParsedGame } from '../../chess/pgn.js';
 import { parseSubmittedPgn } from '../games/index.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError, type Reply } from '../../errors.js';
@@ -39,8 +39,8 @@ function openingOf(parsed: ParsedGame): { eco: string | null; name: string } | n
 
 /**
  * The study state table: a new mainline is stored as a new row; the same mainline (any headers,
- * comments or clocks) returns the existing row, keeps its analysis, and its comments fill only
- * plies that have no note yet. One transaction; the (user, movesKey) unique index backs it up.
+ * comments, clocks or variations) returns the existing row, keeps its analysis, takes the upload's text
+ * when it differs (the upload allowance is spent then), and its comments fill only plies that have no note yet. One transaction; the (user, movesKey) unique index backs it up.
  * The upload allowance is spent only when something is stored.
  */
 export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof UploadStudyResult> {
@@ -59,6 +59,18 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
       .where(and(eq(studyGames.userId, userId), eq(studyGames.movesKey, key)))
       .get();
     let target = existing;
+    // The same mainline with other text (new variations, comments or headers): the row takes the new text, so
+    // what reads the study game's PGN (a repertoire declared from it) reads what was uploaded last (issue 37, item 7).
+    let textUpdated = false;
+    if (target && sha256(pgn) !== target.pgnHash) {
+      target = ctx.store.db
+        .update(studyGames)
+        .set({ pgnHash: storePgn(ctx.store, pgn, now), headers: JSON.stringify(parsed.headers), result: parsed.result })
+        .where(eq(studyGames.id, target.id))
+        .returning()
+        .get()!;
+      textUpdated = true;
+    }
     if (!target) {
       target = ctx.store.db
         .insert(studyGames)
@@ -90,7 +102,7 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
     }
     // The allowance pays for stored changes only (issue 30): a PGN refused above, or an exact duplicate
     // that adds no note, spends nothing. Charged inside this transaction: a 429 (or 503) undoes the write.
-    if (!existing || added > 0) ctx.limiter.take('studyUpload', userId);
+    if (!existing || added > 0 || textUpdated) ctx.limiter.take('studyUpload', userId);
     return { row: target, duplicate: existing !== undefined, notesAdded: added };
   });
   return { ...describeRows(ctx, [row])[0], duplicate, notesAdded };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { JUDGMENTS } from '../../chess/judgments.js';
 import { parsePgnMainline, PgnError } from '../../chess/pgn.js';
-import { lichessReview } from './review.js';
+import { lichessReview, usableAnalysis, type LichessAnalysisEntry } from './review.js';
 import { describeIssue, SourceFormatError, type SourceRecord, type SourceSkip } from '../types.js';
 import type { CurrentPerf } from '../../../schemas/profile.js';
 
@@ -10,7 +9,8 @@ const Player = z.object({
   aiLevel: z.number().optional(),
   rating: z.number().int().optional(),
   ratingDiff: z.number().int().optional(),
-  analysis: z.object({ accuracy: z.number().optional() }).optional(),
+  // The player's analysis figures are the review's, never the game's: a malformed one is left out, not an error.
+  analysis: z.object({ accuracy: z.number().optional() }).optional().catch(undefined),
 });
 
 /** The fields of the NDJSON game object we read (GameJson.yaml); others are ignored. */
@@ -29,17 +29,8 @@ export const LichessGame = z.object({
   pgn: z.string().optional(),
   daysPerTurn: z.number().int().optional(),
   clock: z.object({ initial: z.number(), increment: z.number() }).optional(),
-  analysis: z
-    .array(
-      z.object({
-        eval: z.number().optional(),
-        mate: z.number().optional(),
-        best: z.string().optional(),
-        variation: z.string().optional(),
-        judgment: z.object({ name: z.enum(JUDGMENTS) }).optional(),
-      }),
-    )
-    .optional(),
+  // Read apart by the review (usableAnalysis): whatever it holds, it never refuses the game.
+  analysis: z.unknown().optional(),
   arenaTour: z.object({ name: z.string().optional() }).optional(),
   swissTour: z.object({ name: z.string().optional(), id: z.string().optional() }).optional(),
   tournament: z.string().optional(),
@@ -62,7 +53,7 @@ function playerName(p: z.infer<typeof Player>): string {
  * Writes the PGN lichess would have sent with pgnInJson (used when an export line has only `moves`):
  * standard tags, `[%eval]` from `analysis`, `[%clk]` from `clocks` in whole seconds as lila prints them.
  */
-function pgnFromJson(g: LichessGame, result: string, when: Date): string {
+function pgnFromJson(g: LichessGame, analysis: readonly LichessAnalysisEntry[] | null, result: string, when: Date): string {
   const w = g.players.white;
   const b = g.players.black;
   const date = `${when.getUTCFullYear()}.${pad(when.getUTCMonth() + 1)}.${pad(when.getUTCDate())}`;
@@ -89,7 +80,7 @@ function pgnFromJson(g: LichessGame, result: string, when: Date): string {
   const body = sans.map((san, i) => {
     const num = i % 2 === 0 ? `${i / 2 + 1}. ` : `${(i - 1) / 2 + 1}... `;
     const cmds: string[] = [];
-    const a = g.analysis?.[i];
+    const a = analysis?.[i];
     if (a?.eval !== undefined) cmds.push(`[%eval ${a.eval / 100}]`);
     else if (a?.mate !== undefined) cmds.push(`[%eval #${a.mate}]`);
     const c = g.clocks?.[i];
@@ -99,8 +90,11 @@ function pgnFromJson(g: LichessGame, result: string, when: Date): string {
   return `${head.join('\n')}\n\n${[...body, result].join(' ')}\n`;
 }
 
-/** One NDJSON export line → a game of `username` (case-insensitive), or the reason it is not stored. */
-export function parseLichessGame(raw: unknown, username: string): SourceRecord | SourceSkip {
+/**
+ * One NDJSON export line → a game of `username` (case-insensitive), or the reason it is not stored. With
+ * `review: false` (the scout, which keeps no reviews) the export's analysis is not read at all.
+ */
+export function parseLichessGame(raw: unknown, username: string, opts: { review?: boolean } = {}): SourceRecord | SourceSkip {
   const parsedLine = LichessGame.safeParse(raw);
   const idHint = typeof raw === 'object' && raw && 'id' in raw ? String((raw as { id: unknown }).id) : '?';
   if (!parsedLine.success) throw new SourceFormatError(describeIssue(`lichess game ${idHint}`, parsedLine.error));
@@ -115,7 +109,8 @@ export function parseLichessGame(raw: unknown, username: string): SourceRecord |
   const result = g.winner === undefined ? 'draw' : g.winner === colour ? 'win' : 'loss';
   const resultToken = g.winner === undefined ? '1/2-1/2' : g.winner === 'white' ? '1-0' : '0-1';
   const when = new Date(g.createdAt);
-  const text = g.pgn ?? pgnFromJson(g, resultToken, when);
+  const analysis = opts.review === false ? null : usableAnalysis(g.analysis);
+  const text = g.pgn ?? pgnFromJson(g, analysis, resultToken, when);
   let parsed;
   try {
     // Replayed once, without positions: lichess names the opening itself.
@@ -151,7 +146,13 @@ export function parseLichessGame(raw: unknown, username: string): SourceRecord |
     pgn: parsed.plies.length ? { text, parsed, clocksSeconds } : null,
     // lichess's server analysis, when someone asked lichess for one: stored as the game's review (analysedAt is
     // stamped when the sync stores it).
-    review: g.analysis?.length && parsed.plies.length ? lichessReview(g.id, parsed.startFen, parsed.plies.map((p) => p.uci), g.analysis, '') : null,
+    review:
+      analysis && parsed.plies.length
+        ? lichessReview(g.id, parsed.startFen, parsed.plies.map((p) => p.uci), analysis, '', {
+            white: g.players.white.analysis?.accuracy ?? null,
+            black: g.players.black.analysis?.accuracy ?? null,
+          })
+        : null,
   };
 }
 

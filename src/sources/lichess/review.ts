@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { EngineLine, StoredAnalysis, StoredPosition } from '../../chess/engineOutput.js';
-import { LICHESS_INITIAL_CP, type Judgment } from '../../chess/judgments.js';
+import { JUDGMENTS, LICHESS_INITIAL_CP, type Judgment } from '../../chess/judgments.js';
 import { replaySan } from '../../chess/pgn.js';
 import { gamePositions, sideToMove } from '../../chess/positions.js';
 
@@ -12,6 +13,30 @@ export interface LichessAnalysisEntry {
   /** The engine's line from the position before the ply, SAN, space-separated, starting with `best`. */
   variation?: string;
   judgment?: { name: Judgment };
+}
+
+/**
+ * One entry as a review needs it: an evaluation (centipawns or mate, whole numbers) always; a judgment lichess names
+ * with one of the names we know. lichess evaluates every ply it analysed (a final checkmate is left out of the array,
+ * not sent empty), so an entry without an evaluation, a null entry, a string where a number belongs or a judgment
+ * name we do not know means we cannot show lichess's review as lichess made it: the game is then imported
+ * review-less and the engine can review it (issue 37, items 5 and 6). The export's other fields never depend on it.
+ */
+const AnalysisEntry = z
+  .object({
+    eval: z.number().int().optional(),
+    mate: z.number().int().optional(),
+    best: z.string().optional(),
+    variation: z.string().optional(),
+    judgment: z.object({ name: z.enum(JUDGMENTS) }).optional(),
+  })
+  .refine((e) => e.eval !== undefined || e.mate !== undefined);
+const Analysis = z.array(AnalysisEntry).min(1);
+
+/** The export's `analysis` as entries a review can be built from, or null when it is absent, empty or any entry is not usable (AnalysisEntry). */
+export function usableAnalysis(raw: unknown): LichessAnalysisEntry[] | null {
+  const parsed = Analysis.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }
 
 /** How a lichess review names what made it (the analyses table's engine column and provenance.engineVersion). */
@@ -28,7 +53,15 @@ export const LICHESS_ANALYSIS_ENGINE = { name: 'lichess', version: 'server analy
  * Null when the analysis does not cover the moves (a partial or mismatched array): such a game is left to the engine.
  * Depth and nodes are 0: lichess publishes neither.
  */
-export function lichessReview(gameId: string, startFen: string, movesUci: readonly string[], analysis: readonly LichessAnalysisEntry[], analysedAt: string): StoredAnalysis | null {
+export function lichessReview(
+  gameId: string,
+  startFen: string,
+  movesUci: readonly string[],
+  analysis: readonly LichessAnalysisEntry[],
+  analysedAt: string,
+  /** Each side's accuracy as lichess published it (`players.*.analysis.accuracy`), shown in place of a recomputation. */
+  accuracy: { white: number | null; black: number | null } = { white: null, black: null },
+): StoredAnalysis | null {
   let positions;
   try {
     positions = gamePositions(startFen, movesUci);
@@ -48,7 +81,7 @@ export function lichessReview(gameId: string, startFen: string, movesUci: readon
   });
   return {
     engine: { ...LICHESS_ANALYSIS_ENGINE },
-    source: { name: 'lichess', gameId, judgments: movesUci.map((_, i) => analysis[i]?.judgment?.name ?? null) },
+    source: { name: 'lichess', gameId, judgments: movesUci.map((_, i) => analysis[i]?.judgment?.name ?? null), accuracy: { ...accuracy } },
     budget: { nodesPerPosition: 0, multiPv: 1 },
     startFen,
     movesUci: [...movesUci],

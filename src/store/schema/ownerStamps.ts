@@ -18,4 +18,6 @@ export const ownerStamps = sqliteTable('owner_stamps', {
   studyVersion: integer('study_version').notNull().default(0),
   /** Bumped by every change to the owner's account: their user row, a token revoked or expiring, their connections. */
   accountVersion: integer('account_version').notNull().default(0),
+  /** Bumped by every change to the owner's preparation: their repertoires, scouts and scouted games (issue 37). */
+  prepVersion: integer('prep_version').notNull().default(0),
 });

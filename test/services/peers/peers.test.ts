@@ -293,11 +293,15 @@ describe('openings at your level (lichess opening explorer)', () => {
     const uri = 'chess-footprint://openings/black/peers?moves=d4+d5+c4+c6+cxd5';
     const params = peersResource.match(uri)!;
     expect(params).toMatchObject({ colour: 'black', moves: 'd4 d5 c4 c6 cxd5' });
-    const text = (c: ReturnType<typeof peersResource.read>) => ('text' in c[0] ? c[0].text : '');
-    const first = JSON.parse(text(peersResource.read(ctx, params, uri)));
+    // A resource's read may answer a promise (tools/resources.ts).
+    const text = async (read: ReturnType<typeof peersResource.read>) => {
+      const c = await read;
+      return 'text' in c[0] ? c[0].text : '';
+    };
+    const first = JSON.parse(await text(peersResource.read(ctx, params, uri)));
     expect(first.status.state).toBe('queued');
     await runs.settled(runKeyOf(user.id));
-    const read = JSON.parse(text(peersResource.read(ctx, params, uri)));
+    const read = JSON.parse(await text(peersResource.read(ctx, params, uri)));
     expect(read.findings.map((f: { san: string }) => f.san)).toEqual(['c5', 'Qxd5']);
     expect(() => peersResource.match('chess-footprint://openings/red/peers')).toThrow(/white or black/);
     expect(() => peersResource.match('chess-footprint://openings/black/peers?depth=3')).toThrow();

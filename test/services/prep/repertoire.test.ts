@@ -56,13 +56,13 @@ function addFixtureGames() {
 }
 
 describe('repertoire against the owner\'s games', () => {
-  test('the deviation table, worked out by hand', () => {
+  test('the deviation table, worked out by hand', async () => {
     const w2 = addFixtureGames();
-    const declared = declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
+    const declared = await declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
     // start, e4, e4 e5, +Nf3, +Nc6, +Bb5, e4 c5, +Nf3, +d6, +d4: ten positions, two lines.
     expect(declared).toMatchObject({ colour: 'white', source: 'pgn', positions: 10, lines: 2, maxPly: 5 });
 
-    const d = RepertoireDeviations.parse(repertoireDeviations(me.ctx, 'white'));
+    const d = RepertoireDeviations.parse((await repertoireDeviations(me.ctx, 'white')));
     expect(d).toMatchObject({ games: 9, inRepertoire: 1, repertoireEnded: 1, ownerDeviations: 4, opponentDeviations: 3, capped: false });
     expect(d.rows.map((r) => [r.playedAt.slice(8, 10), r.status, r.lastBookPly, r.deviation && [r.deviation.ply, r.deviation.san, r.deviation.by, r.deviation.lineMoves, r.deviation.prepared, r.deviation.evalAfter]])).toEqual([
       ['09', 'deviation', 1, [2, 'd5', 'opponent', 'e4', ['e5', 'c5'], null]],
@@ -95,15 +95,15 @@ describe('repertoire against the owner\'s games', () => {
     ]);
   });
 
-  test('lines typed in give the same book as the PGN; a transposition inside the repertoire is in it', () => {
-    const fromLines = declareRepertoire(me.ctx, { colour: 'white', lines: ['1. e4 e5 2. Nf3 Nc6 3. Bb5', 'e4 c5 Nf3 d6 d4'] });
+  test('lines typed in give the same book as the PGN; a transposition inside the repertoire is in it', async () => {
+    const fromLines = await declareRepertoire(me.ctx, { colour: 'white', lines: ['1. e4 e5 2. Nf3 Nc6 3. Bb5', 'e4 c5 Nf3 d6 d4'] });
     const fromLinesBook = loadRepertoire(me.ctx, 'white').book;
-    declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
+    await declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
     expect(loadRepertoire(me.ctx, 'white').book).toEqual(fromLinesBook);
     expect(fromLines).toMatchObject({ source: 'lines', positions: 10 });
     // 1.e4 c5 2.Nf3 d6 3.d4 reached as 1.Nf3 c5 2.e4 d6 3.d4: every position after ply 3 is the repertoire's.
     addGames(app.deps.store, app.clock, [gameRow(me.user.id, { sourceId: 't', colour: 'white', sanMoves: 'Nf3 c5 e4 d6 d4', movesSource: 'pgn' })]);
-    expect(repertoireDeviations(me.ctx, 'white').rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
+    expect((await repertoireDeviations(me.ctx, 'white')).rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
   });
 
   test('a study game marked as repertoire; bad input changes nothing; another owner sees none', async () => {
@@ -112,15 +112,81 @@ describe('repertoire against the owner\'s games', () => {
     const up = await app.call(tools.find((t) => t.name === 'upload_study_game')!, { pgn }, me.token);
     expect(up.status).toBe(200);
     const id = (up.body as { id: string }).id;
-    expect(declareRepertoire(me.ctx, { colour: 'black', studyGameId: id })).toMatchObject({ source: 'study', studyGameId: id, positions: 7, lines: 2 });
+    expect(await declareRepertoire(me.ctx, { colour: 'black', studyGameId: id })).toMatchObject({ source: 'study', studyGameId: id, positions: 7, lines: 2 });
     // Another owner's study id is an unknown id.
-    expect(() => declareRepertoire(other.ctx, { colour: 'black', studyGameId: id })).toThrow(/no study game with that id/);
+    await expect(declareRepertoire(other.ctx, { colour: 'black', studyGameId: id })).rejects.toThrow(/no study game with that id/);
     expect(() => loadRepertoire(other.ctx, 'black')).toThrow(/no black repertoire declared/);
     // An illegal move: 400, and the stored repertoire stays.
-    expect(() => declareRepertoire(me.ctx, { colour: 'black', pgn: '1. e4 e5 2. Ke3 Ke6 3. Kd5 *' })).toThrow(/not legal/);
+    await expect(declareRepertoire(me.ctx, { colour: 'black', pgn: '1. e4 e5 2. Ke3 Ke6 3. Kd5 *' })).rejects.toThrow(/not legal/);
     expect(loadRepertoire(me.ctx, 'black').repertoire.source).toBe('study');
     expect(removeRepertoire(other.ctx, 'black')).toEqual({ removed: false });
     expect(removeRepertoire(me.ctx, 'black')).toEqual({ removed: true });
     expect(() => repertoireDeviations(me.ctx, 'black')).toThrow(/no black repertoire/);
+  });
+
+  test('a study game re-uploaded with new variations: its text is replaced, and the repertoire declared from it follows (issue 37, item 7)', async () => {
+    const upload = tools.find((t) => t.name === 'upload_study_game')!;
+    const first = '[Event "Caro study"]\n\n1. e4 c6 2. d4 d5 (2... g6) 3. Nc3 *\n';
+    const up = await app.call(upload, { pgn: first }, me.token);
+    const id = (up.body as { id: string }).id;
+    expect(await declareRepertoire(me.ctx, { colour: 'black', studyGameId: id })).toMatchObject({ positions: 7, lines: 2 });
+    addGames(app.deps.store, app.clock, [gameRow(me.user.id, { sourceId: 'b1', colour: 'black', result: 'win', sanMoves: 'e4 c6 d4 d6 Nc3', movesSource: 'pgn' })]);
+    // 2...d6 is not in the first text: the owner's deviation.
+    expect((await repertoireDeviations(me.ctx, 'black')).rows[0]).toMatchObject({ status: 'deviation', lastBookPly: 3, deviation: { san: 'd6', by: 'owner' } });
+
+    // Same mainline, a new variation 2...d6 3.Nc3: the row takes the new text.
+    const second = '[Event "Caro study"]\n\n1. e4 c6 2. d4 d5 (2... g6) (2... d6 3. Nc3) 3. Nc3 *\n';
+    const again = await app.call(upload, { pgn: second }, me.token);
+    expect(again.body).toMatchObject({ id, duplicate: true });
+    // The repertoire declared from it reads the current text: two more positions, three lines, and the game is in it.
+    expect(loadRepertoire(me.ctx, 'black').repertoire).toMatchObject({ source: 'study', studyGameId: id, positions: 9, lines: 3, pgn: second });
+    expect((await repertoireDeviations(me.ctx, 'black')).rows[0]).toMatchObject({ status: 'in-repertoire', lastBookPly: 5 });
+  });
+});
+
+describe('deviations are computed once per change of their inputs, and bounded (issue 37, item 2)', () => {
+  test("kept until the owner's games, reviews or repertoire change; another owner's writes keep it", async () => {
+    const other = app.addUser();
+    await declareRepertoire(me.ctx, { colour: 'white', pgn: REPERTOIRE });
+    await declareRepertoire(other.ctx, { colour: 'white', pgn: REPERTOIRE });
+    addFixtureGames();
+    const first = await repertoireDeviations(me.ctx, 'white');
+    expect((await repertoireDeviations(me.ctx, 'white'))).toBe(first);
+    // Another owner's repertoire, games and scouts leave it kept.
+    await declareRepertoire(other.ctx, { colour: 'white', pgn: '1. d4 *' });
+    addGames(app.deps.store, app.clock, [gameRow(other.user.id, { sourceId: 'o1', colour: 'white', sanMoves: 'd4 d5', movesSource: 'pgn' })]);
+    expect((await repertoireDeviations(me.ctx, 'white'))).toBe(first);
+    // The owner's repertoire changes: computed again, with the new repertoire.
+    await declareRepertoire(me.ctx, { colour: 'white', pgn: '1. d4 *' });
+    const second = await repertoireDeviations(me.ctx, 'white');
+    expect(second).not.toBe(first);
+    expect(second.inRepertoire).toBe(0);
+    // A new game of the owner's: computed again.
+    addGames(app.deps.store, app.clock, [gameRow(me.user.id, { sourceId: 'm1', colour: 'white', sanMoves: 'd4', movesSource: 'pgn' })]);
+    expect((await repertoireDeviations(me.ctx, 'white')).inRepertoire).toBe(1);
+  });
+
+  test('a repertoire of 950 repeated knight moves: games are followed to ply 80 at most, and one out of it for 9 plies has left it', async () => {
+    // Legal and 15 KB: 1.Nf3 Nf6 2.Ng1 Ng8, repeated (no threefold rule in a PGN's movetext).
+    const shuffle = Array.from({ length: 950 }, (_, i) => ['Nf3', 'Nf6', 'Ng1', 'Ng8'][i % 4]);
+    await declareRepertoire(me.ctx, { colour: 'white', lines: [shuffle.join(' ')] });
+    // g1: the shuffle for 100 plies, then e4: in the repertoire as far as it is followed (ply 80).
+    // g2: after 1.Nf3 Nf6 (ply 2, in it) the queen's knights go out and come home in 12 plies (a knight comes home in
+    // an even number of moves); out of it for more than 8 plies, the game left it at 2.Nc3.
+    // g3: the same, home in 8 plies: back in the book at ply 10 (a transposition), and 6.e4 leaves it there.
+    const g1 = [...shuffle.slice(0, 100), 'e4'].join(' ');
+    const g2 = 'Nf3 Nf6 Nc3 Nc6 Nb5 Nb4 Nc3 Nc6 Nb5 Nb4 Nc3 Nc6 Nb1 Nb8 e4';
+    const g3 = 'Nf3 Nf6 Nc3 Nc6 Nb5 Nb4 Nc3 Nc6 Nb1 Nb8 e4';
+    addGames(app.deps.store, app.clock, [
+      gameRow(me.user.id, { sourceId: 'g1', colour: 'white', sanMoves: g1, movesSource: 'pgn', playedAt: '2026-11-01T00:00:00Z' }),
+      gameRow(me.user.id, { sourceId: 'g2', colour: 'white', sanMoves: g2, movesSource: 'pgn', playedAt: '2026-11-02T00:00:00Z' }),
+      gameRow(me.user.id, { sourceId: 'g3', colour: 'white', sanMoves: g3, movesSource: 'pgn', playedAt: '2026-11-03T00:00:00Z' }),
+    ]);
+    const rows = (await repertoireDeviations(me.ctx, 'white')).rows;
+    expect(rows.map((r) => [r.status, r.lastBookPly, r.deviation?.ply ?? null])).toEqual([
+      ['deviation', 10, 11], // g3
+      ['deviation', 2, 3], // g2
+      ['in-repertoire', 80, null], // g1
+    ]);
   });
 });

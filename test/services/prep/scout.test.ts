@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { ownerStamp } from '../../../src/store/ownerStamps.js';
 import { tools } from '../../../tools/index.js';
 import { ownScout, playerReport, ScoutRuns, scoutTree, setScoutRuns } from '../../../src/services/prep/index.js';
 import { addGames, gameRow } from '../../helpers/games.js';
@@ -100,7 +101,7 @@ describe('scouting a lichess player', () => {
       gameRow(user.id, { sourceId: 'o2', colour: 'black', result: 'loss', playedAt: '2026-10-02T00:00:00.000Z', sanMoves: 'd4 d5 c4 e6', movesSource: 'pgn' }),
       gameRow(user.id, { sourceId: 'o3', colour: 'black', result: 'draw', playedAt: '2026-10-01T00:00:00.000Z', sanMoves: 'c4 d5 d4 Nf6', movesSource: 'pgn' }),
     ]);
-    const report = playerReport(ctx, await scout(ctx));
+    const report = await playerReport(ctx, await scout(ctx));
     expect(report.scout).toMatchObject({ state: 'ok', games: 6, lastFetch: { fetched: 6, stored: 6, requests: 1 } });
     expect(report.window).toEqual({ from: '2026-11-01T10:00:00.000Z', to: '2026-11-06T10:00:00.000Z' });
     expect(report.byColour.white).toEqual({ games: 4, win: 2, draw: 1, loss: 1, score: 62.5 });
@@ -166,6 +167,62 @@ describe('scouting a lichess player', () => {
     expect(() => ownScout(b.ctx, 'siteB', 'nobody')).toThrow(/no scout of siteB player nobody/);
   });
 
+  test('forgetting a scout mid-fetch cancels the fetch: nothing stored, nothing logged (issue 37, item 7)', async () => {
+    let answered!: () => void;
+    const halfway = new Promise<void>((r) => (answered = r));
+    server.intercept(async (_req, res, url) => {
+      if (!url.pathname.startsWith('/api/games/user/')) return false;
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(served[0] + '\n');
+      answered();
+      // The rest comes late: the owner forgets the player meanwhile.
+      await new Promise((r) => setTimeout(r, 300));
+      for (const l of served.slice(1)) if (!res.destroyed) res.write(l + '\n');
+      res.end();
+      return true;
+    });
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...a) => void errors.push(a));
+    try {
+      const a = app.addUser();
+      runs.start(a.user.id, 'siteB', 'RivalX');
+      await halfway;
+      expect(runs.forget(a.user.id, 'siteB', 'rivalx')).toBe(true);
+      await runs.settled(a.user.id, 'siteB', 'rivalx'); // the row is gone: nothing to wait for by name
+      await new Promise((r) => setTimeout(r, 500));
+      expect(errors).toEqual([]);
+      expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM scout_games').get()).toEqual({ n: 0 });
+      expect(app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM scouts').get()).toEqual({ n: 0 });
+      expect(runs.forget(a.user.id, 'siteB', 'rivalx')).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test("the report is kept until the owner's games or scouts change; another owner's scout changes nothing of it (issue 37, item 2)", async () => {
+    const a = app.addUser();
+    const b = app.addUser();
+    addGames(app.deps.store, app.clock, [gameRow(a.user.id, { sourceId: 'own1', colour: 'black', sanMoves: 'e4 c5', movesSource: 'pgn' })]);
+    const row = await scout(a.ctx);
+    const prep = (userId: string) => ownerStamp(app.deps.store, userId).prepVersion;
+    const before = { a: prep(a.user.id), b: prep(b.user.id) };
+    expect(before.a).toBeGreaterThan(0);
+    const first = await playerReport(a.ctx, row);
+    expect((await playerReport(a.ctx, row)).meetingPoints).toBe(first.meetingPoints);
+    // B's scout of the same player bumps B's version only; A's report stays kept.
+    runs.start(b.user.id, 'siteB', 'RivalX');
+    await runs.settled(b.user.id, 'siteB', 'rivalx');
+    expect(prep(b.user.id)).toBeGreaterThan(before.b);
+    expect(prep(a.user.id)).toBe(before.a);
+    expect((await playerReport(a.ctx, row)).meetingPoints).toBe(first.meetingPoints);
+    // A new game of A's: computed again, and it counts.
+    addGames(app.deps.store, app.clock, [gameRow(a.user.id, { sourceId: 'own2', colour: 'black', sanMoves: 'e4 c5 Nf3', movesSource: 'pgn' })]);
+    const again = await playerReport(a.ctx, row);
+    expect(again.meetingPoints).not.toBe(first.meetingPoints);
+    const gamesAt = (r: typeof first) => r.meetingPoints.white.find((m) => m.lineMoves === 'e4 c5')?.owner.games ?? 0;
+    expect(gamesAt(again)).toBe(gamesAt(first) + 1);
+  });
+
   test('one request at a time per source, whoever asks; a start while a fetch runs joins it', async () => {
     let open = 0;
     let most = 0;
@@ -208,6 +265,23 @@ describe('scouting a lichess player', () => {
     // https://lichess.org/api, "Rate limiting": wait a full minute after a 429.
     expect(waits).toEqual([60_000]);
     expect(runs.statusOf(row)).toMatchObject({ state: 'ok', games: 6, lastFetch: { requests: 2 } });
+  });
+
+  test("the scout ignores the export's analysis: damaged analysis on every game still stores all six (issue 37, item 6)", async () => {
+    const { ctx } = app.addUser();
+    const damaged = [(g: Record<string, unknown>) => (g.analysis = [null, { eval: '12' }, { judgment: { name: 'Good' } }]), (g: Record<string, unknown>) => (g.analysis = { eval: 3 })];
+    served.splice(
+      0,
+      served.length,
+      ...served.map((l, i) => {
+        const g = JSON.parse(l) as Record<string, unknown> & { players: Record<string, Record<string, unknown>> };
+        damaged[i % 2](g);
+        g.players.white.analysis = { accuracy: 'high' };
+        return JSON.stringify(g);
+      }),
+    );
+    const row = await scout(ctx);
+    expect(runs.statusOf(row)).toMatchObject({ state: 'ok', games: 6 });
   });
 
   test('a player lichess does not know is an error on the scout, nothing stored', async () => {
@@ -262,7 +336,7 @@ describe('scouting a chess.com player', () => {
     // 2025/09 is outside the 12 months: never asked.
     expect(requests).toEqual(['archives', '2026/11', '2026/10']);
     const row = ownScout(ctx, 'siteA', 'rivalx');
-    const report = playerReport(ctx, row);
+    const report = await playerReport(ctx, row);
     // 1001 e4 as white, won; 1002 d4 as black, lost; 1003 e4 as white, drawn.
     expect(report.byColour.white).toEqual({ games: 2, win: 1, draw: 1, loss: 0, score: 75 });
     expect(report.byColour.black).toEqual({ games: 1, win: 0, draw: 0, loss: 1, score: 0 });

@@ -18,8 +18,8 @@ describe('deriveReview: per-ply accuracy and evaluation after the move', () => {
     // 1. f3 e5 2. g4 Qh4#. Side-to-move scores: start 0; after f3 (Black to move) +50; after e5 (White) −300;
     // after g4 (Black) mate in 1; after Qh4# White is checkmated (terminal, no line).
     const d = deriveReview(makeAnalysis({ sanMoves: ['f3', 'e5', 'g4', 'Qh4#'], evals: [0, 50, -300, { mate: 1 }] }));
-    expect(DERIVATION_VERSION).toBe(6);
-    expect(d.version).toBe(6);
+    expect(DERIVATION_VERSION).toBe(7);
+    expect(d.version).toBe(7);
     expect(d.plies.map((p) => ({ colour: p.colour, accuracy: p.accuracy, evalAfterCp: p.evalAfterCp }))).toEqual([
       // f3: White 50% → Black +50 = White −50.
       { colour: 'white', accuracy: r2(moveAcc(winPct(0), winPct(-50))), evalAfterCp: -50 },

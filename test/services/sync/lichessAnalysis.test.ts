@@ -6,6 +6,7 @@ import { syncConnection } from '../../../src/services/sync/index.js';
 import { games, reviewJobs } from '../../../src/store/schema/index.js';
 import { getCriticalMoments } from '../../../tools/analysis/get_critical_moments.js';
 import { getGameAnalysis } from '../../../tools/analysis/get_game_analysis.js';
+import { getGame } from '../../../tools/games/get_game.js';
 import { requestGameReview } from '../../../tools/games/request_game_review.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
@@ -66,5 +67,68 @@ describe('lichess sync of games lichess analysed', () => {
       expect(r.body).toMatchObject({ status: 'complete', alreadyReviewed: true });
     }
     expect(app.deps.store.db.select().from(reviewJobs).all()).toEqual([]);
+  });
+});
+
+describe('lichess analysis that cannot be shown as lichess made it (issue 37, items 5, 6 and 8)', () => {
+  const all = LINES.map((l) => JSON.parse(l) as { id: string; createdAt: number; analysis: unknown[]; players: Record<'white' | 'black', { analysis: { accuracy: number } }> });
+
+  it("an empty, null, unknown or malformed entry (or analysis as an object) imports that game review-less; the sync goes on; the engine may review it", async () => {
+    server = await startFixtureServer();
+    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_STOCKFISH: '/nonexistent/stockfish' } });
+    const me = app.addUser('Megaloblasto');
+    const conn = connectSource(app.deps, me.user.id, 'siteB', 'megaloblasto');
+    // Six different games (different moves: a review of the same moves would be the owner's already), oldest first;
+    // the last is untouched and must still be stored after the five damaged ones.
+    const picked = [...all].sort((a, b) => a.createdAt - b.createdAt).slice(0, 6);
+    const damage: Array<[string, (g: (typeof all)[number]) => void]> = [
+      ['no eval or mate in any entry', (g) => (g.analysis = g.analysis.map(() => ({})))],
+      ['a judgment name lichess may add', (g) => (g.analysis = g.analysis.map((e, i) => (i === 3 ? { ...(e as object), judgment: { name: 'Good' } } : e)))],
+      ['a null entry', (g) => (g.analysis = g.analysis.map((e, i) => (i === 2 ? null : e)))],
+      ['a string eval', (g) => (g.analysis = g.analysis.map((e, i) => (i === 1 ? { eval: '34' } : e)))],
+      ['analysis as an object', (g) => (g.analysis = { 0: { eval: 15 } } as unknown as unknown[])],
+    ];
+    const served = picked.map((g, i) => {
+      const copy = structuredClone(g);
+      if (i < damage.length) damage[i][1](copy);
+      return JSON.stringify(copy);
+    });
+    playLichess(server, { lines: served });
+    const s = await syncConnection(app.deps, conn);
+    expect(s.error).toBeNull();
+    expect(s.stored).toBe(6);
+    expect(app.deps.store.db.select().from(games).where(eq(games.userId, me.user.id)).all()).toHaveLength(6);
+    for (const [i, g] of picked.entries()) {
+      const row = app.deps.store.db.select().from(games).where(eq(games.sourceId, g.id)).get()!;
+      const review = ownerReview(app.deps.store, me.user.id, row.movesKey);
+      if (i < damage.length) {
+        expect(review, damage[i][0]).toBeNull();
+        expect(row.reviewAccuracy, damage[i][0]).toBeNull();
+        // Review-less, so the engine can review it: the request is queued, not "already reviewed".
+        const r = await app.call(requestGameReview, { id: row.id }, me.token);
+        expect(r.status, damage[i][0]).toBe(202);
+      } else {
+        expect(review).toBeTruthy();
+      }
+    }
+    expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(damage.length);
+  });
+
+  it("an imported review shows lichess's published accuracy for each side: all 80 players of the 40 exports", async () => {
+    server = await startFixtureServer();
+    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_STOCKFISH: '/nonexistent/stockfish' } });
+    const me = app.addUser('Megaloblasto');
+    const conn = connectSource(app.deps, me.user.id, 'siteB', 'megaloblasto');
+    playLichess(server, { lines: LINES });
+    expect((await syncConnection(app.deps, conn)).stored).toBe(40);
+    let players = 0;
+    for (const g of all) {
+      const row = app.deps.store.db.select().from(games).where(eq(games.sourceId, g.id)).get()!;
+      const res = await app.call(getGame, { id: row.id }, me.token);
+      const review = (res.body as { review: { accuracyWhite: number; accuracyBlack: number } }).review;
+      expect([review.accuracyWhite, review.accuracyBlack], g.id).toEqual([g.players.white.analysis.accuracy, g.players.black.analysis.accuracy]);
+      players += 2;
+    }
+    expect(players).toBe(80);
   });
 });

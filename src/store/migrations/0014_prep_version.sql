@@ -1,0 +1,1 @@
+ALTER TABLE `owner_stamps` ADD `prep_version` integer DEFAULT 0 NOT NULL;
