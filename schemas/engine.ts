@@ -55,6 +55,10 @@ export const SourceReview = declaredAs<T.SourceReview>()(
       name: z.enum(REVIEW_SOURCES),
       gameId: z.string(),
       judgments: z.array(z.enum(JUDGMENTS).nullable()).describe("The source's own judgment of each ply, as published"),
+      unknownJudgments: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Judgment names the source published that are not one of ours, by ply index: kept, read as unknown'),
       accuracy: z
         .object({ white: z.number().nullable(), black: z.number().nullable() })
         .optional()

@@ -71,6 +71,11 @@ export interface SourceReview {
   gameId: string;
   judgments: Array<Judgment | null>;
   /**
+   * Judgment names the source published that are not one of ours (a name lichess added later), by ply index (0: the
+   * first move): kept as published; `judgments` has null there, read as unknown (not a flagged move).
+   */
+  unknownJudgments?: Record<string, string>;
+  /**
    * Each side's accuracy as the source published it (lichess: `players.{white,black}.analysis.accuracy`, a whole
    * number), shown in place of a recomputation; null or absent when the source gave none (older stored imports).
    */

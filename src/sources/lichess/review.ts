@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { EngineLine, StoredAnalysis, StoredPosition } from '../../chess/engineOutput.js';
 import { JUDGMENTS, LICHESS_INITIAL_CP, type Judgment } from '../../chess/judgments.js';
+
+const isJudgment = (name: string): name is Judgment => (JUDGMENTS as readonly string[]).includes(name);
 import { replaySan } from '../../chess/pgn.js';
 import { gamePositions, sideToMove } from '../../chess/positions.js';
 
@@ -12,15 +14,17 @@ export interface LichessAnalysisEntry {
   best?: string;
   /** The engine's line from the position before the ply, SAN, space-separated, starting with `best`. */
   variation?: string;
-  judgment?: { name: Judgment };
+  /** lichess's judgment name: one of JUDGMENTS, or a name lichess added since (kept as published, read as unknown). */
+  judgment?: { name: string };
 }
 
 /**
- * One entry as a review needs it: an evaluation (centipawns or mate, whole numbers) always; a judgment lichess names
- * with one of the names we know. lichess evaluates every ply it analysed (a final checkmate is left out of the array,
- * not sent empty), so an entry without an evaluation, a null entry, a string where a number belongs or a judgment
- * name we do not know means we cannot show lichess's review as lichess made it: the game is then imported
- * review-less and the engine can review it (issue 37, items 5 and 6). The export's other fields never depend on it.
+ * One entry as a review needs it: an evaluation (centipawns or mate, whole numbers) always. lichess evaluates every
+ * ply it analysed (a final checkmate is left out of the array, not sent empty), so an entry without an evaluation, a
+ * null entry or a string where a number belongs means we cannot show lichess's review as lichess made it: the game is
+ * then imported review-less and the engine can review it (issue 37, items 5 and 6). A judgment name we do not know (one
+ * lichess adds later) is no such fault: the review is imported, that ply's judgment read as unknown (not one of the
+ * three flags) and its name kept as published (`source.unknownJudgments`). The export's other fields never depend on it.
  */
 const AnalysisEntry = z
   .object({
@@ -28,7 +32,7 @@ const AnalysisEntry = z
     mate: z.number().int().optional(),
     best: z.string().optional(),
     variation: z.string().optional(),
-    judgment: z.object({ name: z.enum(JUDGMENTS) }).optional(),
+    judgment: z.object({ name: z.string().min(1).max(40) }).optional(),
   })
   .refine((e) => e.eval !== undefined || e.mate !== undefined);
 const Analysis = z.array(AnalysisEntry).min(1);
@@ -72,6 +76,14 @@ export function lichessReview(
   const mated = positions[n].terminal === 'checkmate';
   if (n === 0 || analysis.length !== (mated ? n - 1 : n)) return null;
   const whiteView = [{ eval: LICHESS_INITIAL_CP } as LichessAnalysisEntry, ...analysis];
+  const unknownJudgments: Record<string, string> = {};
+  const judgments = movesUci.map((_, i): Judgment | null => {
+    const name = analysis[i]?.judgment?.name;
+    if (name === undefined) return null;
+    if (isJudgment(name)) return name;
+    unknownJudgments[String(i)] = name;
+    return null;
+  });
   const stored: StoredPosition[] = positions.map((p, i) => {
     const e = whiteView[i];
     const sign = sideToMove(p.fen) === 'white' ? 1 : -1;
@@ -81,7 +93,7 @@ export function lichessReview(
   });
   return {
     engine: { ...LICHESS_ANALYSIS_ENGINE },
-    source: { name: 'lichess', gameId, judgments: movesUci.map((_, i) => analysis[i]?.judgment?.name ?? null), accuracy: { ...accuracy } },
+    source: { name: 'lichess', gameId, judgments, ...(Object.keys(unknownJudgments).length ? { unknownJudgments } : {}), accuracy: { ...accuracy } },
     budget: { nodesPerPosition: 0, multiPv: 1 },
     startFen,
     movesUci: [...movesUci],

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectSource } from '../../../src/services/sync/connections.js';
-import { ownerReview } from '../../../src/services/review/records.js';
+import { engineOutput, ownerReview } from '../../../src/services/review/records.js';
 import { syncConnection } from '../../../src/services/sync/index.js';
 import { games, reviewJobs } from '../../../src/store/schema/index.js';
 import { getCriticalMoments } from '../../../tools/analysis/get_critical_moments.js';
@@ -83,14 +83,16 @@ describe('lichess analysis that cannot be shown as lichess made it (issue 37, it
     const picked = [...all].sort((a, b) => a.createdAt - b.createdAt).slice(0, 6);
     const damage: Array<[string, (g: (typeof all)[number]) => void]> = [
       ['no eval or mate in any entry', (g) => (g.analysis = g.analysis.map(() => ({})))],
-      ['a judgment name lichess may add', (g) => (g.analysis = g.analysis.map((e, i) => (i === 3 ? { ...(e as object), judgment: { name: 'Good' } } : e)))],
       ['a null entry', (g) => (g.analysis = g.analysis.map((e, i) => (i === 2 ? null : e)))],
       ['a string eval', (g) => (g.analysis = g.analysis.map((e, i) => (i === 1 ? { eval: '34' } : e)))],
       ['analysis as an object', (g) => (g.analysis = { 0: { eval: 15 } } as unknown as unknown[])],
     ];
+    // A judgment name lichess may add later is no fault: that game keeps lichess's review, the name kept as published.
+    const renamed = damage.length;
     const served = picked.map((g, i) => {
       const copy = structuredClone(g);
       if (i < damage.length) damage[i][1](copy);
+      if (i === renamed) copy.analysis = copy.analysis.map((e, j) => (j === 3 ? { ...(e as object), judgment: { name: 'Good' } } : e));
       return JSON.stringify(copy);
     });
     playLichess(server, { lines: served });
@@ -109,6 +111,12 @@ describe('lichess analysis that cannot be shown as lichess made it (issue 37, it
         expect(r.status, damage[i][0]).toBe(202);
       } else {
         expect(review).toBeTruthy();
+      }
+      if (i === renamed) {
+        const source = engineOutput(app.deps.store, me.user.id, row.movesKey!)!.source!;
+        expect(source.unknownJudgments).toEqual({ 3: 'Good' });
+        expect(source.judgments[3]).toBeNull();
+        expect(row.reviewAccuracy).not.toBeNull();
       }
     }
     expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(damage.length);
