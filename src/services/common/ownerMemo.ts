@@ -63,6 +63,14 @@ export function memoByOwner<T>(
   }
   const value = compute();
   memo.set(k, { version, value });
+  // A computation kept as its promise (readers arriving meanwhile share it) is dropped if it fails: the readers
+  // waiting share that failure, and the next read computes again rather than meeting it until the data changes.
+  if (value instanceof Promise) {
+    const entries = memo;
+    value.catch(() => {
+      if (entries.get(k)?.value === value) entries.delete(k);
+    });
+  }
   if (typeof value === 'object' && value !== null) kept.add(value);
   if (memo.size > MAX_ENTRIES) memo.delete(memo.keys().next().value!);
   return value;
