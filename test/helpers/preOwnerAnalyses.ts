@@ -3,10 +3,21 @@ import type { Database } from '../../src/store/sqlite.js';
 /**
  * Takes a store back to what migration 0011 left (before 0012 made reviews per owner): `analyses` keyed
  * by moves alone and the owners' review state in `owner_reviews`, with the tables as 0004 and 0007 made
- * them, and 0012 unrecorded so the next open applies it. Other tables are unchanged by 0012.
+ * them; what the later migrations added undone (0013 worker_keys, 0014 owner_stamps.prep_version, 0015
+ * explorer_answers, 0016 worker_opening_lines); and 0012 onwards unrecorded so the next open applies them.
+ * The owner-stamp triggers go too (they name prep_version): the next open installs them again.
  */
 export function backTo0011(sqlite: Database): void {
+  for (const { name } of sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as Array<{ name: string }>) {
+    sqlite.exec(`DROP TRIGGER "${name}"`);
+  }
   sqlite.exec(`
+    DROP TABLE IF EXISTS worker_opening_lines;
+    DROP TABLE IF EXISTS explorer_answers;
+    DROP TABLE IF EXISTS worker_keys;
+    ALTER TABLE owner_stamps DROP COLUMN prep_version;
+    -- Its id column is not a rowid alias (drizzle declares it SERIAL), so records are told apart by created_at: 0000–0012 kept.
+    DELETE FROM __drizzle_migrations WHERE created_at > (SELECT created_at FROM __drizzle_migrations ORDER BY created_at LIMIT 1 OFFSET 12);
     DROP TABLE analyses;
     CREATE TABLE analyses (
       moves_key text PRIMARY KEY NOT NULL,

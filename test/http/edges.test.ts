@@ -1,10 +1,11 @@
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { Database } from '../../src/store/sqlite.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Messages } from '../../src/errors.js';
 import type { Listening } from '../../src/http/listen.js';
 import { JSON_BODY_LIMIT_BYTES } from '../../src/facade/http.js';
-import { storeFile } from '../../src/store/db.js';
+import { LIMITS_FILE } from '../../src/limits/limiter.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { rest, startServer } from '../helpers/server.js';
 
@@ -92,9 +93,11 @@ describe('Cache-Control', () => {
   });
 });
 
-describe('a write lock held by another connection', () => {
+// The buckets live in their own file (src/limits/limiter.ts): a lock on the store no longer reaches them
+// (test/http/heldLock.test.ts), a lock on that file is the limiter unreachable.
+describe('a write lock held on the limiter’s file by another connection', () => {
   test('limited calls fail closed with 503 while it is held, and /openapi.json answers meanwhile', async () => {
-    const other = new Database(storeFile(app.dir));
+    const other = new Database(join(app.dir, LIMITS_FILE));
     other.prepare('BEGIN IMMEDIATE').run();
     let released = false;
     // The lock is held for 4 s. The old limiter waited busy_timeout (5 s) per call, blocking the event loop:

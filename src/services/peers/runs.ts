@@ -3,7 +3,7 @@ import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.
 import { SourceHttpError } from '../../sources/http.js';
 import { explorerLichess, explorerMasters, type ExplorerRating, type ExplorerSpeed } from '../../sources/lichess/explorer.js';
 import type { LichessOptions } from '../../sources/lichess/client.js';
-import { inSiteTurn } from '../common/index.js';
+import { inSiteTurn, perApp } from '../common/index.js';
 import { defaultSleep, LICHESS_429_WAIT_MS } from '../sync/index.js';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
 
@@ -102,7 +102,7 @@ export class PeerRuns {
 
   stop(): void {
     this.controller.abort();
-    if (runners.get(this.deps.store) === this) runners.delete(this.deps.store);
+    runners.forget(this.deps.store, this);
   }
 
   private async fetch(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], run: Run): Promise<void> {
@@ -161,19 +161,10 @@ export class PeerRuns {
   }
 }
 
-const runners = new WeakMap<AppDeps['store'], PeerRuns>();
+const runners = perApp((deps) => new PeerRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime }));
 
 /** The one PeerRuns of an app (MCP, REST and the dashboard share it). */
-export function peerRuns(deps: AppDeps): PeerRuns {
-  let r = runners.get(deps.store);
-  if (!r) {
-    r = new PeerRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime });
-    runners.set(deps.store, r);
-  }
-  return r;
-}
+export const peerRuns = (deps: AppDeps): PeerRuns => runners.of(deps);
 
 /** For tests: the app's runner with injected waits. */
-export function setPeerRuns(deps: AppDeps, runs: PeerRuns): void {
-  runners.set(deps.store, runs);
-}
+export const setPeerRuns = (deps: AppDeps, runs: PeerRuns): void => runners.set(deps, runs);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ScoutStatus } from '../../../schemas/prep.js';
 import type { AppDeps } from '../../context.js';
-import { inSiteTurn } from '../common/index.js';
+import { inSiteTurn, perApp } from '../common/index.js';
 import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
 import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
 import {
@@ -115,7 +115,7 @@ export class ScoutRuns {
   stop(): void {
     this.controller.abort();
     // A later app on the same store gets a fresh runner.
-    if (runners.get(this.deps.store) === this) runners.delete(this.deps.store);
+    runners.forget(this.deps.store, this);
   }
 
   private async fetch(scoutId: string, run: Run): Promise<void> {
@@ -155,20 +155,10 @@ function findById(deps: AppDeps, id: string): ScoutRow | null {
   return row ? findScout(deps.store, row.userId, row.provider, row.username) : null;
 }
 
-// Keyed by the store: every ctx of one app (REST, MCP, the dashboard) holds the same store.
-const runners = new WeakMap<AppDeps['store'], ScoutRuns>();
+const runners = perApp((deps) => new ScoutRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime }));
 
 /** The one ScoutRuns of an app (REST, MCP and the dashboard share it, so one source sees one fetch at a time). */
-export function scoutRuns(deps: AppDeps): ScoutRuns {
-  let r = runners.get(deps.store);
-  if (!r) {
-    r = new ScoutRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime });
-    runners.set(deps.store, r);
-  }
-  return r;
-}
+export const scoutRuns = (deps: AppDeps): ScoutRuns => runners.of(deps);
 
 /** For tests: the app's runner with injected waits (a 429 minute becomes nothing). */
-export function setScoutRuns(deps: AppDeps, runs: ScoutRuns): void {
-  runners.set(deps.store, runs);
-}
+export const setScoutRuns = (deps: AppDeps, runs: ScoutRuns): void => runners.set(deps, runs);
