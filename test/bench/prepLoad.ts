@@ -51,6 +51,9 @@ export async function run(): Promise<BenchTable[]> {
   const insertRepertoire = store.sqlite.prepare(
     `INSERT INTO repertoires (user_id, colour, source, study_game_id, pgn, positions, updated_at) VALUES (?, ?, ?, NULL, ?, ?, ?)`,
   );
+  // The demo store comes with a made-up scouted player and a repertoire per colour (src/demo/prep.ts): A's own, below, replace them.
+  store.sqlite.prepare('DELETE FROM repertoires WHERE user_id = ?').run(aId);
+  store.sqlite.prepare('DELETE FROM scouts WHERE user_id = ?').run(aId);
   insertRepertoire.run(aId, 'white', 'pgn', white, JSON.stringify(repertoireFromPgn(white)), now);
   insertRepertoire.run(aId, 'black', 'lines', shuffle(950), JSON.stringify(repertoireFromLines([shuffle(950)])), now);
   store.sqlite
