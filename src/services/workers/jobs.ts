@@ -6,7 +6,7 @@ import type { StoredAnalysis } from '../../chess/engineOutput.js';
 import { checkSubmission } from '../../chess/workerAnalysis.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import { isStoreBusy } from '../../store/busy.js';
+import { tryWithoutWaiting } from '../../store/busy.js';
 import type { Store } from '../../store/db.js';
 import { reviewJobs, workerKeys, type WorkerKeyHolder } from '../../store/schema/index.js';
 import { analysisRow, REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
@@ -46,18 +46,19 @@ const leaseOf = (holder: WorkerKeyHolder, workId: string) => `${WORKER_LEASE_PRE
 const heartbeatFor = (now: number, ms: number) => new Date(now + ms - STALE_LEASE_MS).toISOString();
 const positionsOf = (job: Pick<ReviewJob, 'movesUci'>) => (job.movesUci ? job.movesUci.split(' ').length : 0) + 1;
 
-/** Records the key's contact (the dashboard's "last contact", /health's connected workers). */
+/**
+ * Records the key's contact (the dashboard's "last contact", /health's connected workers). Best effort, like a
+ * token's last use: when another process holds the write lock the stamp waits for the next request, and the
+ * request goes on without first waiting out the lock on the event loop (src/store/busy.ts tryWithoutWaiting).
+ */
 export function touchKey(call: WorkerCall): void {
-  try {
+  tryWithoutWaiting(call.store, () =>
     call.store.db
       .update(workerKeys)
       .set({ lastContactAt: new Date((call.now ?? Date.now)()).toISOString(), lastUserAgent: call.userAgent.slice(0, 200) })
       .where(eq(workerKeys.id, call.holder.id))
-      .run();
-  } catch (err) {
-    // Another process holds the write lock (src/store/busy.ts): the stamp waits for the next request, the request goes on.
-    if (!isStoreBusy(err)) throw err;
-  }
+      .run(),
+  );
 }
 
 /**
