@@ -3,7 +3,6 @@ import { FishnetQuery } from '../../schemas/fishnet.js';
 import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
-import { asApiError } from '../errors.js';
 import { abortWork, acquireWork, describeIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
@@ -102,19 +101,14 @@ export function fishnetRouter(deps: AppDeps): Router {
     if (abortWork(call, req.params.id)) res.status(204).end();
     else fail(res, 404, `this key holds no job ${req.params.id.slice(0, 24)}`);
   });
-  // Bodies this router parses: refused with the protocol's statuses; a busy store is the one 5xx, a 503 to retry.
+  // Bodies this router parses: refused with the protocol's statuses. Anything else goes on to the app's last
+  // resort (src/http/app.ts), which answers a busy store (src/store/busy.ts) with 503 + Retry-After as every
+  // facade does: nothing was changed, and the worker asks again (fishnet backs off on any failure).
   router.use('/fishnet', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') return fail(res, 413, `the request body exceeds ${FISHNET_BODY_LIMIT_BYTES} bytes`);
     if (e?.type === 'entity.parse.failed') return fail(res, 400, 'the body is not valid JSON');
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return fail(res, e.status, 'bad request body');
-    // Another process holds the store's write lock (src/store/busy.ts): 503 + Retry-After, as every facade
-    // answers it; nothing was changed, and the worker asks again (fishnet backs off on any failure).
-    const api = asApiError(err);
-    if (api) {
-      for (const [name, value] of Object.entries(api.headers ?? {})) res.setHeader(name, value);
-      return fail(res, api.status, api.message);
-    }
     next(err);
   });
   return router;
