@@ -75,10 +75,10 @@ export function analysisRow(userId: string, movesKey: string, analysis: StoredAn
 
 /**
  * Stores an owner's review (idempotent: the owner's first review of these moves stays, with its time; the spec
- * offers no re-analysis). Another owner's row of the same moves is neither read nor touched.
+ * offers no re-analysis). Another owner's row of the same moves is neither read nor touched. True when stored.
  */
-export function saveReview(store: Store, row: NewAnalysisRow): void {
-  store.db.insert(analyses).values(row).onConflictDoNothing().run();
+export function saveReview(store: Store, row: NewAnalysisRow): boolean {
+  return store.db.insert(analyses).values(row).onConflictDoNothing().run().changes > 0;
 }
 
 /** Recomputes and stores the derivation and view of one owner's row from its stored engine output (one statement). */

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Store } from '../../store/db.js';
 import { analyses } from '../../store/schema/index.js';
 import { copyReviewAccuracy } from './queue.js';
-import { engineOutput, saveReview, type NewAnalysisRow } from './records.js';
+import { saveReview, type NewAnalysisRow } from './records.js';
 
 /**
  * Stores a review worker's review (issue 36) as the owner's review of its moves, inside the caller's transaction.
@@ -12,21 +12,23 @@ import { engineOutput, saveReview, type NewAnalysisRow } from './records.js';
  * Answers whether the worker's review is the one stored.
  */
 export function storeWorkerReview(store: Store, row: NewAnalysisRow): boolean {
-  const { userId, movesKey } = row;
-  const existing = engineOutput(store, userId, movesKey);
-  let stored = false;
-  if (!existing) {
-    saveReview(store, row);
-    stored = true;
-  } else if (!existing.source && !existing.worker && existing.budget.nodesPerPosition < (row.nodesPerPosition ?? 0)) {
-    const { userId: _u, movesKey: _m, ...fields } = row;
+  const { userId, movesKey, ...fields } = row;
+  // Decided in the statement from the stored row's columns, not by parsing its payload: this runs inside the
+  // caller's write transaction, which holds the store's write lock only for the writes.
+  const stored =
+    saveReview(store, row) ||
     store.db
       .update(analyses)
       .set(fields)
-      .where(and(eq(analyses.userId, userId), eq(analyses.movesKey, movesKey)))
-      .run();
-    stored = true;
-  }
+      .where(
+        and(
+          eq(analyses.userId, userId),
+          eq(analyses.movesKey, movesKey),
+          lt(analyses.nodesPerPosition, row.nodesPerPosition ?? 0),
+          sql`json_extract(${analyses.payload}, '$.source') IS NULL AND json_extract(${analyses.payload}, '$.worker') IS NULL`,
+        ),
+      )
+      .run().changes > 0;
   copyReviewAccuracy(store, userId, movesKey);
   return stored;
 }
