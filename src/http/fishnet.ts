@@ -3,7 +3,7 @@ import { FishnetQuery } from '../../schemas/fishnet.js';
 import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
-import { abortWork, acquireWork, describeIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
+import { abortWork, acquireWork, describeProtocolIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
  * A whole analysis: one entry per position of a long game (600 positions, each with a PV of a few dozen
@@ -52,7 +52,7 @@ export function fishnetRouter(deps: AppDeps): Router {
   const query = (req: Request, res: Response): { slow: boolean; stop: boolean } | null => {
     const parsed = FishnetQuery.safeParse(req.query);
     if (!parsed.success) {
-      fail(res, 400, `query: ${describeIssues(parsed.error)} (slow and stop take true or false)`);
+      fail(res, 400, `query: ${describeProtocolIssues(parsed.error)} (slow and stop take true or false)`);
       return null;
     }
     return { slow: parsed.data.slow === 'true', stop: parsed.data.stop === 'true' };

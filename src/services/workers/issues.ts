@@ -6,12 +6,12 @@ const MAX_NAMED = 8;
 type Issue = z.core.$ZodIssue;
 
 /**
- * What is wrong with a refused body, field by field (`analysis[3].score.cp: Too big…`), for the 400
+ * What is wrong with a refused fishnet body, field by field (`analysis[3].score.cp: Too big…`), for the 400
  * a worker reads. For a union (a position entry, a score) it names the faults of the form the value
  * came closest to: the branch whose faults are all inside the value, fewest first; when every form
  * fails at the value itself, the union's own sentence.
  */
-export function describeIssues(error: z.ZodError): string {
+export function describeProtocolIssues(error: z.ZodError): string {
   const out: string[] = [];
   for (const issue of error.issues) collect(issue, [], out);
   const named = out.slice(0, MAX_NAMED);

@@ -10,7 +10,7 @@ import { tryWithoutWaiting } from '../../store/busy.js';
 import type { Store } from '../../store/db.js';
 import { reviewJobs, workerKeys, type WorkerKeyHolder } from '../../store/schema/index.js';
 import { analysisRow, REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
-import { describeIssues } from './issues.js';
+import { describeProtocolIssues } from './issues.js';
 import { keepOpeningLines, knownOpeningLines } from './openingLines.js';
 
 /**
@@ -156,7 +156,7 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
   const job = heldJob(call, workId);
   if (!job) return notHeld(workId);
   const parsed = AnalysisSubmission.safeParse(body);
-  if (!parsed.success) return refuse(call, workId, describeIssues(parsed.error as z.ZodError));
+  if (!parsed.success) return refuse(call, workId, describeProtocolIssues(parsed.error as z.ZodError));
   const moves = job.movesUci ? job.movesUci.split(' ') : [];
   const { settings } = call;
   const known = knownOpeningLines(call.store, job.userId, settings.nodes, job.startFen, moves);
