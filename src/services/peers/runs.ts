@@ -4,7 +4,8 @@ import { SourceHttpError } from '../../sources/http.js';
 import { explorerLichess, explorerMasters, type ExplorerRating, type ExplorerSpeed } from '../../sources/lichess/explorer.js';
 import type { LichessOptions } from '../../sources/lichess/client.js';
 import { inSiteTurn, perApp } from '../common/index.js';
-import { defaultSleep, LICHESS_429_WAIT_MS } from '../sync/index.js';
+import { politeClient } from '../prep/index.js';
+import { LICHESS_429_WAIT_MS } from '../sync/index.js';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
 
 /** One answer to fetch: a position and which database. */
@@ -107,26 +108,10 @@ export class PeerRuns {
 
   private async fetch(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], run: Run): Promise<void> {
     const { store, clock, config } = this.deps;
-    const base = fetch;
     const client: LichessOptions = {
-      baseUrl: config.sources.lichessExplorerUrl,
-      userAgent: config.sources.userAgent,
+      // lichess asks for a full minute after a 429, whatever Retry-After says (https://lichess.org/api, "Rate limiting").
+      ...politeClient(this.deps, config.sources.lichessExplorerUrl, { sleep: this.options.sleep, signal: this.controller.signal }, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (run.progress.requests += 1)),
       token,
-      signal: this.controller.signal,
-      fetch: (input, init) => {
-        run.progress.requests += 1;
-        return base(input, init);
-      },
-      polite: {
-        connectTimeoutMs: config.sources.connectTimeoutMs,
-        idleTimeoutMs: config.sources.idleTimeoutMs,
-        maxRetries: config.sources.maxRetries,
-        maxRetryAfterSeconds: config.sources.maxRetryAfterSeconds,
-        // lichess asks for a full minute after a 429, whatever Retry-After says (https://lichess.org/api, "Rate limiting").
-        rateLimitWaitMs: LICHESS_429_WAIT_MS,
-        backoffFactor: 1,
-        sleep: this.options.sleep ?? defaultSleep,
-      },
     };
     try {
       run.state = 'fetching';

@@ -9,6 +9,8 @@ export { repertoireDeviations } from './deviations.js';
 // The trie of games' first moves, for another domain that walks an owner's lines (peers/positions.ts).
 export { lineTrie, type LineNode } from './lineTrie.js';
 export { notScouted, ownScout, playerReport, scoutTree } from './player.js';
+// The polite source client with a caller's sleep, signal and request count (peers/runs.ts fetches through it).
+export { politeClient } from './fetch.js';
 export { declareRepertoire, loadRepertoire, removeRepertoire } from './repertoire.js';
 export { ScoutRuns, scoutRuns, setScoutRuns } from './scout.js';
 export { listScouts, removeScout, type ScoutProviderId } from './scoutStore.js';
