@@ -146,7 +146,7 @@ export class PeerRuns {
   }
 }
 
-const runners = perApp((deps) => new PeerRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime }));
+const runners = perApp((deps) => new PeerRuns(deps));
 
 /** The one PeerRuns of an app (MCP, REST and the dashboard share it). */
 export const peerRuns = (deps: AppDeps): PeerRuns => runners.of(deps);

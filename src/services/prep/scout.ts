@@ -155,7 +155,7 @@ function findById(deps: AppDeps, id: string): ScoutRow | null {
   return row ? findScout(deps.store, row.userId, row.provider, row.username) : null;
 }
 
-const runners = perApp((deps) => new ScoutRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime }));
+const runners = perApp((deps) => new ScoutRuns(deps));
 
 /** The one ScoutRuns of an app (REST, MCP and the dashboard share it, so one source sees one fetch at a time). */
 export const scoutRuns = (deps: AppDeps): ScoutRuns => runners.of(deps);
