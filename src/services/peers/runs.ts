@@ -3,7 +3,7 @@ import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.
 import { SourceHttpError } from '../../sources/http.js';
 import { explorerLichess, explorerMasters, type ExplorerRating, type ExplorerSpeed } from '../../sources/lichess/explorer.js';
 import type { LichessOptions } from '../../sources/lichess/client.js';
-import { inSiteTurn, perApp } from '../common/index.js';
+import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
 import { politeClient } from '../prep/index.js';
 import { LICHESS_429_WAIT_MS } from '../sync/index.js';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
@@ -22,12 +22,6 @@ export interface PeerProgress {
   done: number;
   total: number;
   requests: number;
-}
-
-interface Run {
-  state: 'queued' | 'fetching';
-  progress: PeerProgress;
-  done: Promise<void>;
 }
 
 export interface PeerOutcome {
@@ -54,19 +48,20 @@ export const TOKEN_REFUSED =
  * the same owner, colour and filter is joined.
  */
 export class PeerRuns {
-  private readonly runs = new Map<string, Run>();
+  private readonly runs: SiteRuns<PeerProgress>;
   /** Keys start with the owner's id and a space. */
   private readonly outcomes = new Map<string, PeerOutcome>();
   /** The token lichess refused, per run key: it is not offered again until the owner gives another. */
   private readonly refused = new Map<string, string>();
-  private readonly controller = new AbortController();
 
   constructor(
     private readonly deps: AppDeps,
     private readonly options: PeerFetchOptions = {},
-  ) {}
+  ) {
+    this.runs = new SiteRuns(deps.store);
+  }
 
-  running(runKey: string): { state: Run['state']; progress: PeerProgress } | null {
+  running(runKey: string): { state: SiteRun<PeerProgress>['state']; progress: PeerProgress } | null {
     const r = this.runs.get(runKey);
     return r ? { state: r.state, progress: { ...r.progress } } : null;
   }
@@ -90,33 +85,31 @@ export class PeerRuns {
 
   /** Starts fetching `jobs` for the owner in the background (charged to the owner's `scout` bucket); joins a run of the same key. */
   start(userId: string, runKey: string, token: string, jobs: readonly PeerJob[]): void {
-    if (this.runs.has(runKey) || !jobs.length) return;
+    if (this.runs.get(runKey) || !jobs.length) return;
     this.deps.limiter.take('scout', userId);
-    const run: Run = { state: 'queued', progress: { done: 0, total: jobs.length, requests: 0 }, done: Promise.resolve() };
-    this.runs.set(runKey, run);
-    run.done = inSiteTurn(this.deps.store, 'siteB', () => this.fetch(userId, runKey, token, jobs, run));
+    this.runs.start(runKey, 'siteB', { done: 0, total: jobs.length, requests: 0 }, (run) => this.fetch(userId, runKey, token, jobs, run));
   }
 
   async settled(runKey: string): Promise<void> {
-    await this.runs.get(runKey)?.done;
+    await this.runs.settled(runKey);
   }
 
   stop(): void {
-    this.controller.abort();
+    this.runs.stop();
     runners.forget(this.deps.store, this);
   }
 
-  private async fetch(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], run: Run): Promise<void> {
+  private async fetch(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], run: SiteRun<PeerProgress>): Promise<void> {
     const { store, clock, config } = this.deps;
     const client: LichessOptions = {
       // lichess asks for a full minute after a 429, whatever Retry-After says (https://lichess.org/api, "Rate limiting").
-      ...politeClient(this.deps, config.sources.lichessExplorerUrl, { sleep: this.options.sleep, signal: this.controller.signal }, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (run.progress.requests += 1)),
+      ...politeClient(this.deps, config.sources.lichessExplorerUrl, { sleep: this.options.sleep, signal: run.signal }, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (run.progress.requests += 1)),
       token,
     };
     try {
       run.state = 'fetching';
       for (const job of jobs) {
-        if (this.controller.signal.aborted) return;
+        if (run.signal.aborted) return;
         const month = fetchMonth(clock.now());
         // Another run (another colour, a second reader) may have fetched this position meanwhile.
         if (!cachedAnswers(store, userId, job.kind, month, [job.key]).size) {
@@ -131,7 +124,7 @@ export class PeerRuns {
       this.outcomes.set(runKey, { state: 'ok', message: null });
       this.refused.delete(runKey);
     } catch (err) {
-      if (this.controller.signal.aborted) return;
+      if (run.signal.aborted) return;
       if (err instanceof SourceHttpError && err.status === 401) {
         this.outcomes.set(runKey, { state: 'token-refused', message: TOKEN_REFUSED });
         this.refused.set(runKey, token);
@@ -140,8 +133,6 @@ export class PeerRuns {
         if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[peers]', err);
         this.outcomes.set(runKey, { state: 'error', message: describeSourceFailure('siteB', err, PURPOSE) });
       }
-    } finally {
-      this.runs.delete(runKey);
     }
   }
 }
