@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../context.js';
-import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
+import { describeSourceFailure, isOwnFailure, type FetchPurpose } from '../../sources/failure.js';
 import { SourceHttpError } from '../../sources/http.js';
 import { explorerLichess, explorerMasters, type ExplorerRating, type ExplorerSpeed } from '../../sources/lichess/explorer.js';
 import type { LichessOptions } from '../../sources/lichess/client.js';
@@ -130,7 +130,7 @@ export class PeerRuns {
         this.refused.set(runKey, token);
       }
       else {
-        if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[peers]', err);
+        if (isOwnFailure(err)) console.error('[peers]', err);
         this.outcomes.set(runKey, { state: 'error', message: describeSourceFailure('siteB', err, PURPOSE) });
       }
     }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ScoutStatus } from '../../../schemas/prep.js';
 import type { AppDeps } from '../../context.js';
 import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
-import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
+import { describeSourceFailure, isOwnFailure, type FetchPurpose } from '../../sources/failure.js';
 import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
 import {
   DEFAULT_MAX_GAMES,
@@ -132,7 +132,7 @@ export class ScoutRuns {
     } catch (err) {
       // Stopped by a shutdown or forgotten: not the source's fault; the row keeps its last state, or is gone.
       if (!scout || signal.aborted || !findById(this.deps, scoutId)) return;
-      if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[scout]', err);
+      if (isOwnFailure(err)) console.error('[scout]', err);
       setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeSourceFailure(scout.provider, err, SCOUT_PURPOSE) });
     }
   }
