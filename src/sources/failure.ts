@@ -36,3 +36,11 @@ export function describeSourceFailure(provider: SyncedSource, err: unknown, purp
   const detail = cause?.code ?? cause?.message;
   return `${name} could not be reached: ${err instanceof Error ? err.message : String(err)}${detail ? ` (${detail})` : ''}`;
 }
+
+/**
+ * Whether a failed fetch is ours rather than the site's: not one of the sources' errors (Source…) nor fetch()'s
+ * TypeError for a network that failed. The scout and the peers' fetch log these, which a player's message hides.
+ */
+export function isOwnFailure(err: unknown): boolean {
+  return !(err instanceof Error) || !/^Source|TypeError/.test(err.name);
+}

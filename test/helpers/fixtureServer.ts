@@ -54,3 +54,20 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       }),
   };
 }
+
+/**
+ * Holds every request `ms` before it is routed and counts those open at once: fetches running side by side would
+ * overlap, so a `mostOpen()` of 1 shows they took turns.
+ */
+export function countOpenRequests(server: FixtureServer, ms: number): { mostOpen(): number } {
+  let open = 0;
+  let most = 0;
+  server.intercept(async (_req, res) => {
+    open += 1;
+    most = Math.max(most, open);
+    res.once('close', () => (open -= 1));
+    await new Promise((r) => setTimeout(r, ms));
+    return false;
+  });
+  return { mostOpen: () => most };
+}

@@ -1,10 +1,11 @@
 import type { AppDeps } from '../../context.js';
-import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
+import { describeSourceFailure, isOwnFailure, type FetchPurpose } from '../../sources/failure.js';
 import { SourceHttpError } from '../../sources/http.js';
 import { explorerLichess, explorerMasters, type ExplorerRating, type ExplorerSpeed } from '../../sources/lichess/explorer.js';
 import type { LichessOptions } from '../../sources/lichess/client.js';
-import { inSiteTurn, perApp } from '../common/index.js';
-import { defaultSleep, LICHESS_429_WAIT_MS } from '../sync/index.js';
+import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
+import { politeClient } from '../prep/index.js';
+import { LICHESS_429_WAIT_MS } from '../sync/index.js';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
 
 /** One answer to fetch: a position and which database. */
@@ -21,12 +22,6 @@ export interface PeerProgress {
   done: number;
   total: number;
   requests: number;
-}
-
-interface Run {
-  state: 'queued' | 'fetching';
-  progress: PeerProgress;
-  done: Promise<void>;
 }
 
 export interface PeerOutcome {
@@ -53,19 +48,20 @@ export const TOKEN_REFUSED =
  * the same owner, colour and filter is joined.
  */
 export class PeerRuns {
-  private readonly runs = new Map<string, Run>();
+  private readonly runs: SiteRuns<PeerProgress>;
   /** Keys start with the owner's id and a space. */
   private readonly outcomes = new Map<string, PeerOutcome>();
   /** The token lichess refused, per run key: it is not offered again until the owner gives another. */
   private readonly refused = new Map<string, string>();
-  private readonly controller = new AbortController();
 
   constructor(
     private readonly deps: AppDeps,
     private readonly options: PeerFetchOptions = {},
-  ) {}
+  ) {
+    this.runs = new SiteRuns(deps.store);
+  }
 
-  running(runKey: string): { state: Run['state']; progress: PeerProgress } | null {
+  running(runKey: string): { state: SiteRun<PeerProgress>['state']; progress: PeerProgress } | null {
     const r = this.runs.get(runKey);
     return r ? { state: r.state, progress: { ...r.progress } } : null;
   }
@@ -89,49 +85,31 @@ export class PeerRuns {
 
   /** Starts fetching `jobs` for the owner in the background (charged to the owner's `scout` bucket); joins a run of the same key. */
   start(userId: string, runKey: string, token: string, jobs: readonly PeerJob[]): void {
-    if (this.runs.has(runKey) || !jobs.length) return;
+    if (this.runs.get(runKey) || !jobs.length) return;
     this.deps.limiter.take('scout', userId);
-    const run: Run = { state: 'queued', progress: { done: 0, total: jobs.length, requests: 0 }, done: Promise.resolve() };
-    this.runs.set(runKey, run);
-    run.done = inSiteTurn(this.deps.store, 'siteB', () => this.fetch(userId, runKey, token, jobs, run));
+    this.runs.start(runKey, 'siteB', { done: 0, total: jobs.length, requests: 0 }, (run) => this.fetch(userId, runKey, token, jobs, run));
   }
 
   async settled(runKey: string): Promise<void> {
-    await this.runs.get(runKey)?.done;
+    await this.runs.settled(runKey);
   }
 
   stop(): void {
-    this.controller.abort();
+    this.runs.stop();
     runners.forget(this.deps.store, this);
   }
 
-  private async fetch(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], run: Run): Promise<void> {
+  private async fetch(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], run: SiteRun<PeerProgress>): Promise<void> {
     const { store, clock, config } = this.deps;
-    const base = fetch;
     const client: LichessOptions = {
-      baseUrl: config.sources.lichessExplorerUrl,
-      userAgent: config.sources.userAgent,
+      // lichess asks for a full minute after a 429, whatever Retry-After says (https://lichess.org/api, "Rate limiting").
+      ...politeClient(this.deps, config.sources.lichessExplorerUrl, { sleep: this.options.sleep, signal: run.signal }, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (run.progress.requests += 1)),
       token,
-      signal: this.controller.signal,
-      fetch: (input, init) => {
-        run.progress.requests += 1;
-        return base(input, init);
-      },
-      polite: {
-        connectTimeoutMs: config.sources.connectTimeoutMs,
-        idleTimeoutMs: config.sources.idleTimeoutMs,
-        maxRetries: config.sources.maxRetries,
-        maxRetryAfterSeconds: config.sources.maxRetryAfterSeconds,
-        // lichess asks for a full minute after a 429, whatever Retry-After says (https://lichess.org/api, "Rate limiting").
-        rateLimitWaitMs: LICHESS_429_WAIT_MS,
-        backoffFactor: 1,
-        sleep: this.options.sleep ?? defaultSleep,
-      },
     };
     try {
       run.state = 'fetching';
       for (const job of jobs) {
-        if (this.controller.signal.aborted) return;
+        if (run.signal.aborted) return;
         const month = fetchMonth(clock.now());
         // Another run (another colour, a second reader) may have fetched this position meanwhile.
         if (!cachedAnswers(store, userId, job.kind, month, [job.key]).size) {
@@ -146,22 +124,20 @@ export class PeerRuns {
       this.outcomes.set(runKey, { state: 'ok', message: null });
       this.refused.delete(runKey);
     } catch (err) {
-      if (this.controller.signal.aborted) return;
+      if (run.signal.aborted) return;
       if (err instanceof SourceHttpError && err.status === 401) {
         this.outcomes.set(runKey, { state: 'token-refused', message: TOKEN_REFUSED });
         this.refused.set(runKey, token);
       }
       else {
-        if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[peers]', err);
+        if (isOwnFailure(err)) console.error('[peers]', err);
         this.outcomes.set(runKey, { state: 'error', message: describeSourceFailure('siteB', err, PURPOSE) });
       }
-    } finally {
-      this.runs.delete(runKey);
     }
   }
 }
 
-const runners = perApp((deps) => new PeerRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime }));
+const runners = perApp((deps) => new PeerRuns(deps));
 
 /** The one PeerRuns of an app (MCP, REST and the dashboard share it). */
 export const peerRuns = (deps: AppDeps): PeerRuns => runners.of(deps);

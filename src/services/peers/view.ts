@@ -8,6 +8,7 @@ import type { ExplorerAnswer } from '../../sources/lichess/explorer.js';
 import { revealSourceToken } from '../../store/storedSecrets.js';
 import { memoByOwner, statTimeClass } from '../common/index.js';
 import { STATS_CAP, treeLine } from '../stats/index.js';
+import { ownerLines } from '../prep/index.js';
 import { listConnections } from '../sync/index.js';
 import { cachedAnswers, fetchMonth, MASTERS, type AnswerKind } from './answers.js';
 import { comparePosition, findingsOf, OWNER_MIN_GAMES, PEER_MIN_GAMES, RARE_SHARE, SCORE_GAP } from './findings.js';
@@ -46,17 +47,6 @@ interface Plan {
   positions: OwnerPosition[];
   level: Level | null;
   levelMessage: string | null;
-}
-
-/** The owner's games of `colour` with moves, newest first, as the tree reads them. */
-function ownerGames(ctx: PersonalCtx, colour: Colour) {
-  return ctx.store.sqlite
-    .prepare(
-      `SELECT san_moves AS sanMoves, result FROM games
-        WHERE user_id = ? AND colour = ? AND san_moves IS NOT NULL AND san_moves != ''
-        ORDER BY played_at DESC, id DESC LIMIT ?`,
-    )
-    .all(ctx.user.id, colour, STATS_CAP) as Array<{ sanMoves: string; result: 'win' | 'draw' | 'loss' }>;
 }
 
 /** The time class with most of the owner's games (ties: the faster), null with no games. */
@@ -103,7 +93,7 @@ function levelOf(ctx: PersonalCtx, opts: PeersOptions): { level: Level | null; m
 }
 
 function planFor(ctx: PersonalCtx, colour: Colour, opts: PeersOptions): Plan {
-  const positions = memoByOwner(ctx.store, ctx.user.id, `peers positions ${colour}`, () => ownerPositions(ownerGames(ctx, colour), colour));
+  const positions = memoByOwner(ctx.store, ctx.user.id, `peers positions ${colour}`, () => ownerPositions(ownerLines(ctx.store, ctx.user.id, colour), colour));
   const { level, message } = levelOf(ctx, opts);
   return { positions, level, levelMessage: message };
 }

@@ -40,8 +40,11 @@ export function windowStart(now: Date, months: number): Date {
   return d;
 }
 
-/** The polite client of the sync (timeouts, 429 waits, retries) with the scout's sleep and signal. */
-function client(deps: AppDeps, baseUrl: string, opts: FetchOptions, polite: Partial<PoliteSettings>, count: () => void): SourceClientOptions {
+/**
+ * The polite client of the sync (timeouts, 429 waits, retries) with the scout's sleep and signal, counting every
+ * request it makes; the peers' explorer fetch (peers/runs.ts) asks lichess through it too.
+ */
+export function politeClient(deps: AppDeps, baseUrl: string, opts: FetchOptions, polite: Partial<PoliteSettings>, count: () => void): SourceClientOptions {
   const { sources } = deps.config;
   const base = fetch;
   return {
@@ -96,7 +99,7 @@ interface LichessScoutCursor {
 async function fetchLichess(deps: AppDeps, scout: ScoutRow, cursor: LichessScoutCursor, opts: FetchOptions): Promise<Fetched> {
   let requests = 0;
   // lichess asks for a full minute after a 429, as the sync waits (https://lichess.org/api, "Rate limiting").
-  const c = client(deps, deps.config.sources.lichessUrl, opts, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (requests += 1));
+  const c = politeClient(deps, deps.config.sources.lichessUrl, opts, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (requests += 1));
   const start = windowStart(deps.clock.now(), scout.months).getTime();
   const since = Math.max(start, cursor.since === undefined ? 0 : cursor.since + 1);
   const rows: ScoutGameRow[] = [];
@@ -129,7 +132,7 @@ interface ChesscomScoutCursor {
 async function fetchChesscom(deps: AppDeps, scout: ScoutRow, cursor: ChesscomScoutCursor, opts: FetchOptions): Promise<Fetched> {
   let requests = 0;
   // chess.com names no wait on 429: back off from 5 s, doubling, as the sync does.
-  const c = client(deps, deps.config.sources.chesscomUrl, opts, { rateLimitWaitMs: 5_000, backoffFactor: 2 }, () => (requests += 1));
+  const c = politeClient(deps, deps.config.sources.chesscomUrl, opts, { rateLimitWaitMs: 5_000, backoffFactor: 2 }, () => (requests += 1));
   const now = deps.clock.now();
   const start = windowStart(now, scout.months);
   const firstMonth = `${start.getUTCFullYear()}/${String(start.getUTCMonth() + 1).padStart(2, '0')}`;

@@ -8,7 +8,11 @@ import { findScout, type ScoutProviderId } from './scoutStore.js';
 export { repertoireDeviations } from './deviations.js';
 // The trie of games' first moves, for another domain that walks an owner's lines (peers/positions.ts).
 export { lineTrie, type LineNode } from './lineTrie.js';
+// The owner's games of a colour as the opening trees read them (peers/view.ts compares the same games).
+export { ownerLines } from './meetings.js';
 export { notScouted, ownScout, playerReport, scoutTree } from './player.js';
+// The polite source client with a caller's sleep, signal and request count (peers/runs.ts fetches through it).
+export { politeClient } from './fetch.js';
 export { declareRepertoire, loadRepertoire, removeRepertoire } from './repertoire.js';
 export { ScoutRuns, scoutRuns, setScoutRuns } from './scout.js';
 export { listScouts, removeScout, type ScoutProviderId } from './scoutStore.js';

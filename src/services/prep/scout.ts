@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ScoutStatus } from '../../../schemas/prep.js';
 import type { AppDeps } from '../../context.js';
-import { inSiteTurn, perApp } from '../common/index.js';
-import { describeSourceFailure, type FetchPurpose } from '../../sources/failure.js';
+import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
+import { describeSourceFailure, isOwnFailure, type FetchPurpose } from '../../sources/failure.js';
 import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
 import {
   DEFAULT_MAX_GAMES,
@@ -18,14 +18,6 @@ import {
 } from './scoutStore.js';
 
 type Status = z.infer<typeof ScoutStatus>;
-
-interface Run {
-  state: 'queued' | 'fetching';
-  progress: FetchProgress | null;
-  done: Promise<void>;
-  /** Aborted when the owner forgets the player mid-fetch (or the process stops). */
-  abort: AbortController;
-}
 
 interface LastFetch {
   fetched: number;
@@ -43,14 +35,16 @@ const SCOUT_PURPOSE: FetchPurpose = { subject: 'player', activity: 'scout', afte
  * player is joined, not started (or charged) again.
  */
 export class ScoutRuns {
-  private readonly runs = new Map<string, Run>();
+  /** By scout row id. */
+  private readonly runs: SiteRuns<FetchProgress | null>;
   private readonly last = new Map<string, LastFetch>();
-  private readonly controller = new AbortController();
 
   constructor(
     private readonly deps: AppDeps,
     private readonly fetchOptions: Pick<FetchOptions, 'sleep'> = {},
-  ) {}
+  ) {
+    this.runs = new SiteRuns(deps.store);
+  }
 
   /** The owner's scout state; null when the owner never scouted the player (another owner's scouts included). */
   status(userId: string, provider: ScoutProviderId, username: string): Status | null {
@@ -79,7 +73,7 @@ export class ScoutRuns {
    */
   start(userId: string, provider: ScoutProviderId, username: string, bounds: { maxGames?: number; months?: number } = {}): Status {
     const existing = findScout(this.deps.store, userId, provider, username);
-    if (existing && this.runs.has(existing.id)) return this.statusOf(existing);
+    if (existing && this.runs.get(existing.id)) return this.statusOf(existing);
     // A demo store's made-up player is never fetched: the name could be a real stranger's account.
     if (existing?.status === 'demo') return this.statusOf(existing);
     this.deps.limiter.take('scout', userId);
@@ -87,17 +81,15 @@ export class ScoutRuns {
       maxGames: bounds.maxGames ?? existing?.maxGames ?? DEFAULT_MAX_GAMES,
       months: bounds.months ?? existing?.months ?? DEFAULT_MONTHS,
     });
-    const run: Run = { state: 'queued', progress: null, done: Promise.resolve(), abort: new AbortController() };
-    this.runs.set(row.id, run);
     // The site's turn is shared with the sync (one request at a time per site, whoever asked).
-    run.done = inSiteTurn(this.deps.store, provider, () => this.fetch(row.id, run));
+    this.runs.start(row.id, provider, null, (run) => this.fetch(row.id, run));
     return this.statusOf(row);
   }
 
   /** Resolves when the owner's running fetch of the player (if any) has finished. */
   async settled(userId: string, provider: ScoutProviderId, username: string): Promise<void> {
     const row = findScout(this.deps.store, userId, provider, username);
-    if (row) await this.runs.get(row.id)?.done;
+    if (row) await this.runs.settled(row.id);
   }
 
   /**
@@ -113,16 +105,16 @@ export class ScoutRuns {
 
   /** Stops fetches in progress (server shutdown); what they stored stays. */
   stop(): void {
-    this.controller.abort();
+    this.runs.stop();
     // A later app on the same store gets a fresh runner.
     runners.forget(this.deps.store, this);
   }
 
-  private async fetch(scoutId: string, run: Run): Promise<void> {
+  private async fetch(scoutId: string, run: SiteRun<FetchProgress | null>): Promise<void> {
     const { store, clock } = this.deps;
     // Read again: the row may have been removed while queued.
     const scout = findById(this.deps, scoutId);
-    const signal = AbortSignal.any([this.controller.signal, run.abort.signal]);
+    const { signal } = run;
     try {
       if (!scout || signal.aborted) return;
       run.state = 'fetching';
@@ -140,10 +132,8 @@ export class ScoutRuns {
     } catch (err) {
       // Stopped by a shutdown or forgotten: not the source's fault; the row keeps its last state, or is gone.
       if (!scout || signal.aborted || !findById(this.deps, scoutId)) return;
-      if (!(err instanceof Error) || !/^Source|TypeError/.test(err.name)) console.error('[scout]', err);
+      if (isOwnFailure(err)) console.error('[scout]', err);
       setScoutStatus(store, scout.id, { status: 'error', statusMessage: describeSourceFailure(scout.provider, err, SCOUT_PURPOSE) });
-    } finally {
-      this.runs.delete(scoutId);
     }
   }
 }
@@ -155,7 +145,7 @@ function findById(deps: AppDeps, id: string): ScoutRow | null {
   return row ? findScout(deps.store, row.userId, row.provider, row.username) : null;
 }
 
-const runners = perApp((deps) => new ScoutRuns({ store: deps.store, clock: deps.clock, config: deps.config, limiter: deps.limiter, runtime: deps.runtime }));
+const runners = perApp((deps) => new ScoutRuns(deps));
 
 /** The one ScoutRuns of an app (REST, MCP and the dashboard share it, so one source sees one fetch at a time). */
 export const scoutRuns = (deps: AppDeps): ScoutRuns => runners.of(deps);

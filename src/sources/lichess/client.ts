@@ -7,7 +7,8 @@ export interface LichessOptions extends SourceClientOptions {
   token?: string | null;
 }
 
-function headers(opts: LichessOptions, accept: string): Record<string, string> {
+/** What every lichess request sends: the answer's type, and the owner's token when they gave one (the explorer's too). */
+export function lichessHeaders(opts: LichessOptions, accept: string): Record<string, string> {
   return { accept, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) };
 }
 
@@ -39,7 +40,7 @@ export async function* exportGames(
   if (since !== null) q.set('since', String(since));
   if (window.max !== undefined) q.set('max', String(window.max));
   const url = `${opts.baseUrl}/api/games/user/${encodeURIComponent(username)}?${q}`;
-  const res = await sourceFetch(opts, url, `lichess export of ${username}`, headers(opts, 'application/x-ndjson'));
+  const res = await sourceFetch(opts, url, `lichess export of ${username}`, lichessHeaders(opts, 'application/x-ndjson'));
   if (!res.body) return;
   let n = 0;
   for await (const line of readLines(res.body)) {
@@ -56,13 +57,13 @@ export async function* exportGames(
 
 export async function ratingHistory(opts: LichessOptions, username: string): Promise<unknown> {
   const what = `lichess rating history of ${username}`;
-  return getJson(opts, `${opts.baseUrl}/api/user/${encodeURIComponent(username)}/rating-history`, what, headers(opts, 'application/json'));
+  return getJson(opts, `${opts.baseUrl}/api/user/${encodeURIComponent(username)}/rating-history`, what, lichessHeaders(opts, 'application/json'));
 }
 
 /** The public user document: current perfs (`perfs.{blitz,…}.{games,rating,rd,prog,prov}`), counts, profile. */
 export async function userPublic(opts: LichessOptions, username: string): Promise<unknown> {
   const what = `lichess profile of ${username}`;
-  return getJson(opts, `${opts.baseUrl}/api/user/${encodeURIComponent(username)}`, what, headers(opts, 'application/json'));
+  return getJson(opts, `${opts.baseUrl}/api/user/${encodeURIComponent(username)}`, what, lichessHeaders(opts, 'application/json'));
 }
 
 /**
@@ -73,7 +74,7 @@ export async function puzzleActivity(opts: LichessOptions, since: number | null)
   const q = new URLSearchParams();
   if (since !== null) q.set('since', String(since));
   const what = 'lichess puzzle activity';
-  return request(opts, `${opts.baseUrl}/api/puzzle/activity?${q}`, what, { headers: headers(opts, 'application/x-ndjson') }, async (res) => {
+  return request(opts, `${opts.baseUrl}/api/puzzle/activity?${q}`, what, { headers: lichessHeaders(opts, 'application/x-ndjson') }, async (res) => {
     const out: unknown[] = [];
     if (!res.body) return out;
     for await (const line of readLines(res.body)) {

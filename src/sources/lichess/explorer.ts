@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, getJson, SourceFormatError } from '../types.js';
-import type { LichessOptions } from './client.js';
+import { lichessHeaders, type LichessOptions } from './client.js';
 
 /**
  * lichess's opening explorer (explorer.lichess.org; lichess-org/api doc/specs/tags/openingexplorer/*.yaml):
@@ -60,8 +60,6 @@ function parse(raw: unknown, what: string): ExplorerAnswer {
   };
 }
 
-const headers = (opts: LichessOptions): Record<string, string> => (opts.token ? { authorization: `Bearer ${opts.token}` } : {});
-
 /** The lichess database at the position, for the rating groups and speeds asked (no sample games). */
 export async function explorerLichess(opts: LichessOptions, q: LichessQuery): Promise<ExplorerAnswer> {
   const params = new URLSearchParams({
@@ -75,12 +73,12 @@ export async function explorerLichess(opts: LichessOptions, q: LichessQuery): Pr
     recentGames: '0',
   });
   const what = 'lichess opening explorer';
-  return parse(await getJson(opts, `${opts.baseUrl}/lichess?${params}`, what, headers(opts)), what);
+  return parse(await getJson(opts, `${opts.baseUrl}/lichess?${params}`, what, lichessHeaders(opts, 'application/json')), what);
 }
 
 /** The masters database at the position. */
 export async function explorerMasters(opts: LichessOptions, fen: string): Promise<ExplorerAnswer> {
   const params = new URLSearchParams({ fen, moves: '30', topGames: '0' });
   const what = 'lichess opening explorer (masters)';
-  return parse(await getJson(opts, `${opts.baseUrl}/masters?${params}`, what, headers(opts)), what);
+  return parse(await getJson(opts, `${opts.baseUrl}/masters?${params}`, what, lichessHeaders(opts, 'application/json')), what);
 }

@@ -4,7 +4,7 @@ import { ScoutRuns, setScoutRuns } from '../../../src/services/prep/index.js';
 import { connectSource } from '../../../src/services/sync/connections.js';
 import { syncConnection } from '../../../src/services/sync/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
+import { countOpenRequests, startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
 import { fixtureLines, playLichess } from '../sync/sourceFixtures.js';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -51,16 +51,8 @@ describe("the sync and the scout of one site share its turn", () => {
   test('a lichess sync and a lichess scout started together never have two requests open at lichess', async () => {
     server = await startFixtureServer();
     playLichess(server, { lines: fixtureLines('lichess/games_user_export.ndjson') });
-    let open = 0;
-    let mostOpen = 0;
     // Each request is held 30 ms before it is answered, so two fetches running side by side would overlap.
-    server.intercept(async (_req, res) => {
-      open += 1;
-      mostOpen = Math.max(mostOpen, open);
-      res.once('close', () => (open -= 1));
-      await tick(30);
-      return false;
-    });
+    const opened = countOpenRequests(server, 30);
     app = makeTestApp({ env: { CFP_LICHESS_URL: server.url } });
     const { user } = app.addUser('Rowan Ranger');
     const conn = connectSource(app.deps, user.id, 'siteB', 'RookRanger42');
@@ -76,7 +68,7 @@ describe("the sync and the scout of one site share its turn", () => {
       const paths = server.requests.map((r) => r.path.split('?')[0]);
       expect(paths.filter((p) => p === '/api/games/user/rivalx')).toHaveLength(1);
       expect(paths.filter((p) => p === '/api/games/user/RookRanger42')).toHaveLength(1);
-      expect(mostOpen).toBe(1);
+      expect(opened.mostOpen()).toBe(1);
       // The scout asked after the sync's last request, not between them.
       expect(paths.at(-1)).toBe('/api/games/user/rivalx');
     } finally {

@@ -10,7 +10,7 @@ import { tools } from '../../../tools/index.js';
 import { peersResource } from '../../../tools/resources.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { fixturePath } from '../../helpers/fixtures.js';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
+import { countOpenRequests, startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
 import { addGames, gameRow } from '../../helpers/games.js';
 import { fixtureLines, playLichess } from '../sync/sourceFixtures.js';
 
@@ -246,15 +246,7 @@ describe('openings at your level (lichess opening explorer)', () => {
 
   test('one request at a time at lichess with a sync running: the explorer waits for the sync', async () => {
     playLichess(server, { lines: fixtureLines('lichess/games_user_export.ndjson') });
-    let open = 0;
-    let mostOpen = 0;
-    server.intercept(async (_req, res) => {
-      open += 1;
-      mostOpen = Math.max(mostOpen, open);
-      res.once('close', () => (open -= 1));
-      await tick(30);
-      return false;
-    });
+    const opened = countOpenRequests(server, 30);
     const { ctx, user } = app.addUser();
     const conn = connectSource(app.deps, user.id, 'siteB', 'RookRanger42', 'lip_owner');
     addSlavGames(app, user.id);
@@ -263,7 +255,7 @@ describe('openings at your level (lichess opening explorer)', () => {
     const summary = await synced;
     await runs.settled(runKeyOf(user.id));
     expect(summary.error).toBeNull();
-    expect(mostOpen).toBe(1);
+    expect(opened.mostOpen()).toBe(1);
     const paths = server.requests.map((r) => r.path.split('?')[0]);
     const firstExplorer = paths.indexOf('/lichess');
     expect(paths.filter((p) => p === '/lichess')).toHaveLength(3);
