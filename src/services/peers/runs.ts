@@ -5,7 +5,7 @@ import { explorerLichess, explorerMasters, type ExplorerRating, type ExplorerSpe
 import type { LichessOptions } from '../../sources/lichess/client.js';
 import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
 import { politeClient } from '../prep/index.js';
-import { LICHESS_429_WAIT_MS } from '../sync/index.js';
+import { LICHESS_POLITENESS } from '../sync/index.js';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
 
 /** One answer to fetch: a position and which database. */
@@ -103,7 +103,7 @@ export class PeerRuns {
     const { store, clock, config } = this.deps;
     const client: LichessOptions = {
       // lichess asks for a full minute after a 429, whatever Retry-After says (https://lichess.org/api, "Rate limiting").
-      ...politeClient(this.deps, config.sources.lichessExplorerUrl, { sleep: this.options.sleep, signal: run.signal }, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (run.progress.requests += 1)),
+      ...politeClient(this.deps, config.sources.lichessExplorerUrl, { sleep: this.options.sleep, signal: run.signal }, LICHESS_POLITENESS, () => (run.progress.requests += 1)),
       token,
     };
     try {

@@ -6,7 +6,7 @@ import { exportGames } from '../../sources/lichess/client.js';
 import { parseLichessGame } from '../../sources/lichess/parse.js';
 import type { SourceRecord } from '../../sources/types.js';
 import { defaultSleep } from '../sync/index.js';
-import { LICHESS_429_WAIT_MS } from '../sync/index.js';
+import { LICHESS_POLITENESS } from '../sync/index.js';
 // As the sync: a month checked SETTLE_MS after it ended is final.
 import { monthEnd, SETTLE_MS } from '../sync/index.js';
 import type { ScoutGameRow, ScoutRow } from './scoutStore.js';
@@ -99,7 +99,7 @@ interface LichessScoutCursor {
 async function fetchLichess(deps: AppDeps, scout: ScoutRow, cursor: LichessScoutCursor, opts: FetchOptions): Promise<Fetched> {
   let requests = 0;
   // lichess asks for a full minute after a 429, as the sync waits (https://lichess.org/api, "Rate limiting").
-  const c = politeClient(deps, deps.config.sources.lichessUrl, opts, { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }, () => (requests += 1));
+  const c = politeClient(deps, deps.config.sources.lichessUrl, opts, LICHESS_POLITENESS, () => (requests += 1));
   const start = windowStart(deps.clock.now(), scout.months).getTime();
   const since = Math.max(start, cursor.since === undefined ? 0 : cursor.since + 1);
   const rows: ScoutGameRow[] = [];

@@ -6,6 +6,6 @@ export * from './types.js';
 export * from './warmReads.js';
 // The sources' courtesy figures, for another fetcher of the same sites (prep's scout) to keep the same pace.
 export { monthEnd, SETTLE_MS } from './chesscom.js';
-export { LICHESS_429_WAIT_MS } from './lichess.js';
+export { LICHESS_429_WAIT_MS, LICHESS_POLITENESS } from './lichess.js';
 // How a player names each site, for the CLI's lines.
 export { SOURCE_NAMES } from '../../sources/failure.js';

@@ -19,6 +19,8 @@ export interface LichessCursor {
 
 /** lichess asks for a full minute after a 429 (https://lichess.org/api, "Rate limiting"). */
 export const LICHESS_429_WAIT_MS = 60_000;
+/** How every client of ours waits on lichess (the sync, the scout, the opening explorer): that minute, not doubled. */
+export const LICHESS_POLITENESS = { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 } as const;
 const MAX_RESUMES = 5;
 
 /** A dropped or stalled connection (body cut or silent mid-stream, reset): resumable, unlike a format error. */
@@ -35,7 +37,7 @@ export async function syncLichess(sc: SourceSyncContext): Promise<void> {
   const username = connection.externalId;
   // Every request waits at least a minute after a 429, whatever Retry-After says, and repeats.
   const client: LichessOptions = {
-    ...clientFor(sc, deps.config.sources.lichessUrl, 'lichess', { rateLimitWaitMs: LICHESS_429_WAIT_MS, backoffFactor: 1 }),
+    ...clientFor(sc, deps.config.sources.lichessUrl, 'lichess', LICHESS_POLITENESS),
     token: connection.sourceToken,
   };
   const batchSize = opts.batchSize ?? 200;
