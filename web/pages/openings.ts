@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { board } from '../board.js';
 import { clear, h, lineCrumbs, link, moveLine } from '../dom.js';
-import { count, day, num, pct, signed, wdl } from '../format.js';
+import { count, day, num, numberedMove, pct, signed, wdl } from '../format.js';
 import { replay } from '../positions.js';
 import { currentGeneration, isCurrent } from '../router.js';
 import { addPeersColumn, peersCard, type PeersView } from './peers.js';
@@ -61,7 +61,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     const next = node.nextMoves.length
       ? treeTable(
           node.nextMoves.map((m: any) => [
-            h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(c, m.lineMoves) }, `${sans.length % 2 === 0 ? `${sans.length / 2 + 1}.` : `${Math.ceil(sans.length / 2)}…`}${m.san}`),
+            h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(c, m.lineMoves) }, numberedMove(sans.length, m.san)),
             m.games,
             wdl(m),
             pct(m.score),

@@ -1,4 +1,5 @@
 import { h, prose } from '../dom.js';
+import { lineMove, numberedMove } from '../format.js';
 
 /**
  * The Openings page's "at your level" parts (issue 40), from GET /api/v1/settings/openings/{colour}/peers
@@ -61,9 +62,6 @@ export function addPeersColumn(table: HTMLTableElement, view: PeersView | null):
   }
 }
 
-const numbered = (sans: string[]) => sans.map((san, i) => (i % 2 === 0 ? `${i / 2 + 1}.${san}` : san)).join(' ');
-const moveAfter = (plies: number, san: string) => (plies % 2 === 0 ? `${plies / 2 + 1}.${san}` : `${Math.ceil(plies / 2)}…${san}`);
-
 /** The findings card: the band compared, what is missing, and the ranked findings (each opens its line in the tree). */
 export function peersCard(view: PeersView | null, open: (line: string) => void): HTMLElement {
   const box = h('section', { class: 'peers', 'data-testid': 'peers-card' }, h('h2', {}, 'At your level'));
@@ -82,7 +80,7 @@ export function peersCard(view: PeersView | null, open: (line: string) => void):
           return h(
             'li',
             { 'data-testid': 'peers-finding' },
-            h('button', { type: 'button', class: 'link', onclick: () => open(f.lineMoves) }, `${numbered(sans)} ${moveAfter(sans.length, f.san)}`),
+            h('button', { type: 'button', class: 'link', onclick: () => open(f.lineMoves) }, [...sans.map((san, i) => lineMove(i, san)), numberedMove(sans.length, f.san)].join(' ')),
             ' ',
             ...f.reasons.map((r) => h('span', { class: 'tag' }, r === 'scoresWorse' ? 'scores worse' : 'rare')),
             h(
