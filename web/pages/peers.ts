@@ -1,5 +1,5 @@
 import { h, prose } from '../dom.js';
-import { lineMove, numberedMove } from '../format.js';
+import { lineMove, numberedMove, pct } from '../format.js';
 
 /**
  * The Openings page's "at your level" parts (issue 40), from GET /api/v1/settings/openings/{colour}/peers
@@ -34,7 +34,7 @@ export interface PeersView {
   findings: PeersFinding[];
 }
 
-const figure = (f: PeerFigure | null) => (f ? `${f.share}%${f.score === null ? '' : ` · ${f.score}%`}` : '—');
+const figure = (f: PeerFigure | null) => (f ? `${pct(f.share)}${f.score === null ? '' : ` · ${pct(f.score)}`}` : '—');
 
 /** Adds the "At your level" column (the peers' share · score with each move) to the tree's table. */
 export function addPeersColumn(table: HTMLTableElement, view: PeersView | null): void {
@@ -55,8 +55,8 @@ export function addPeersColumn(table: HTMLTableElement, view: PeersView | null):
       h(
         'td',
         { class: 'num peers-col', 'data-testid': 'peers-cell', title: explain },
-        peers ? h('span', { class: 'peers-share' }, `${peers.share}%`) : '—',
-        peers ? h('span', { class: 'peers-score' }, peers.score === null ? '—' : `${peers.score}%`) : null,
+        peers ? h('span', { class: 'peers-share' }, pct(peers.share)) : '—',
+        peers ? h('span', { class: 'peers-score' }, pct(peers.score)) : null,
       ),
     );
   }
@@ -86,7 +86,7 @@ export function peersCard(view: PeersView | null, open: (line: string) => void):
             h(
               'div',
               { class: 'muted' },
-              `You: ${f.games} games, ${f.score}% · peers: ${figure(f.peers)}${f.alternative ? ` · their best: ${f.alternative.san} ${f.alternative.score}%` : ''}${f.pointsAtStake === null ? '' : ` · ${f.pointsAtStake} pts at stake`}`,
+              `You: ${f.games} games, ${pct(f.score)} · peers: ${figure(f.peers)}${f.alternative ? ` · their best: ${f.alternative.san} ${pct(f.alternative.score)}` : ''}${f.pointsAtStake === null ? '' : ` · ${f.pointsAtStake} pts at stake`}`,
             ),
           );
         }),
