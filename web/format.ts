@@ -87,6 +87,9 @@ export const label = (key: string) => {
 /** W–D–L on one line (non-breaking dashes: "116–17–93" never wraps). */
 export const wdl = (r: { win: number; draw: number; loss: number }) => `${r.win}\u2060–\u2060${r.draw}\u2060–\u2060${r.loss}`;
 
+/** A side's name: "White", "Black". */
+export const colourName = (c: string) => (c === 'white' ? 'White' : 'Black');
+
 /** A move with its number, from the plies before it: "1.e4", "1…e5" (the move a table or list offers next). */
 export const numberedMove = (pliesBefore: number, san: string) => `${pliesBefore % 2 === 0 ? `${pliesBefore / 2 + 1}.` : `${Math.ceil(pliesBefore / 2)}…`}${san}`;
 
