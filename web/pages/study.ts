@@ -91,7 +91,7 @@ export async function studyGamePage(main: HTMLElement, params: Record<string, st
   });
   const reviewBox =
     g.review.status === 'complete'
-      ? h('p', { 'data-testid': 'accuracy' }, h('strong', {}, `Accuracy: White ${num(g.review.accuracyWhite)}, Black ${num(g.review.accuracyBlack)}`))
+      ? h('p', { 'data-testid': 'accuracy' }, h('strong', {}, `Accuracy: ${reviewText(g.review)}`))
       : h(
           'div',
           { class: 'review-offer' },
