@@ -1,7 +1,7 @@
 // The one way the dashboard makes elements. Text always goes in through textContent (never
 // innerHTML), so every value from a source (opponent names, events, PGN comments) renders as text.
 
-import { label, movePairs, plain } from './format.js';
+import { label, lineMove, movePairs, plain } from './format.js';
 
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
@@ -101,7 +101,7 @@ export function lineCrumbs(sans: readonly string[], onPick: (moves: string) => v
     'p',
     { class: 'crumbs', ...attrs },
     h('button', { type: 'button', class: 'link', onclick: () => onPick('') }, 'Start'),
-    ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => onPick(sans.slice(0, i + 1).join(' ')) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)]),
+    ...sans.flatMap((san, i) => [' ', h('button', { type: 'button', class: 'link', 'data-ply': i + 1, onclick: () => onPick(sans.slice(0, i + 1).join(' ')) }, lineMove(i, san))]),
   );
 }
 

@@ -87,6 +87,15 @@ export const label = (key: string) => {
 /** W–D–L on one line (non-breaking dashes: "116–17–93" never wraps). */
 export const wdl = (r: { win: number; draw: number; loss: number }) => `${r.win}\u2060–\u2060${r.draw}\u2060–\u2060${r.loss}`;
 
+/** A side's name: "White", "Black". */
+export const colourName = (c: string) => (c === 'white' ? 'White' : 'Black');
+
+/** A move with its number, from the plies before it: "1.e4", "1…e5" (the move a table or list offers next). */
+export const numberedMove = (pliesBefore: number, san: string) => `${pliesBefore % 2 === 0 ? `${pliesBefore / 2 + 1}.` : `${Math.ceil(pliesBefore / 2)}…`}${san}`;
+
+/** A move of a line from move 1, compactly: White's with its number ("2.Nf3"), Black's bare ("Nc6"). */
+export const lineMove = (i: number, san: string) => (i % 2 === 0 ? numberedMove(i, san) : san);
+
 /** Space-separated SAN from move 1 as numbered move pairs (["1. e4 e5", "2. Nf3"]), from a given ply offset. */
 export function movePairs(line: string | readonly string[], startPly = 0): string[] {
   const sans = typeof line === 'string' ? line.split(/\s+/).filter(Boolean) : [...line];

@@ -33,13 +33,7 @@ const ONLINE_START: Record<'siteA' | 'siteB', Record<OnlineClass, number>> = {
 const FED_START = { standard: 1820, rapid: 1790 };
 
 function pickLine(rng: Rng, colour: 'white' | 'black') {
-  const lines = REPERTOIRE.filter((l) => l.colour === colour);
-  let r = rng.next() * lines.reduce((s, l) => s + l.weight, 0);
-  for (const l of lines) {
-    r -= l.weight;
-    if (r <= 0) return l;
-  }
-  return lines[lines.length - 1];
+  return rng.weighted(REPERTOIRE.filter((l) => l.colour === colour));
 }
 
 function expected(rating: number, opponent: number): number {

@@ -64,9 +64,7 @@ export const seedPrep: DemoSeeder = async (demo) => {
   const ratings: Record<'blitz' | 'rapid', number> = { blitz: 1745, rapid: 1810 };
   const rows = times.map((t, i) => {
     const colour = rng.chance(0.5) ? ('white' as const) : ('black' as const);
-    const lines = RIVAL_LINES.filter((l) => l.colour === colour);
-    let r = rng.next() * lines.reduce((s, l) => s + l.weight, 0);
-    const line = lines.find((l) => (r -= l.weight) <= 0) ?? lines[lines.length - 1];
+    const line = rng.weighted(RIVAL_LINES.filter((l) => l.colour === colour));
     const timeClass = rng.chance(0.65) ? ('blitz' as const) : ('rapid' as const);
     const rating = ratings[timeClass];
     const opp = Math.round(rating + rng.normal(0, 90));

@@ -12,6 +12,11 @@ export function seededRandom(seed: number) {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
     pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
+    /** One of `xs`, each as likely as its weight. */
+    weighted: <T extends { weight: number }>(xs: readonly T[]): T => {
+      let r = next() * xs.reduce((s, x) => s + x.weight, 0);
+      return xs.find((x) => (r -= x.weight) <= 0) ?? xs[xs.length - 1];
+    },
     chance: (p: number) => next() < p,
     normal: (mean: number, sd: number) => {
       const u = Math.max(next(), 1e-12);

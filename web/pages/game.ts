@@ -1,11 +1,10 @@
+import { plyGraph, plyVerdict } from '../analysis.js';
 import { api } from '../api.js';
-import { evalGraph } from '../charts.js';
 import { append, h } from '../dom.js';
-import { day, evalText, providerName, when, whiteFrame, whiteWinChances } from '../format.js';
+import { day, providerName, when } from '../format.js';
 import { isCurrent, currentGeneration, navigate } from '../router.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
 import { viewer } from '../viewer.js';
-
 
 /** Every analysed ply: get_game_analysis pages through at most 120 plies a call. */
 async function allPlies(id: string): Promise<any[]> {
@@ -45,20 +44,14 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
   }
   const byPly = new Map<number, any>(plies.map((p) => [p.ply, p]));
   const width = main.clientWidth - 24;
-  const graph = plies.length
-    ? evalGraph(
-        plies.map((p) => ({ ply: p.ply, whiteChances: whiteWinChances(p.evalAfter, p.colour === 'white' ? -1 : 1), cls: p.classification })),
-        (n) => view.go(n),
-        width,
-      )
-    : null;
+  const graph = plyGraph(plies, (n) => view.go(n), width);
   const view = viewer(positions, {
     orientation: game.colour === 'black' ? 'black' : 'white',
     classification: (n) => byPly.get(n)?.classification,
     describe: (n) => {
       const a = byPly.get(n);
       return [
-        a ? ` · ${a.classification} · ${evalText(whiteFrame(a.evalAfter, a.colour === 'white' ? -1 : 1))} (White’s view)` : '',
+        a ? plyVerdict(a) : '',
         a && !a.isBestMove && a.bestMove ? h('span', { class: 'muted' }, ` · engine preferred ${a.bestMove.san}`) : '',
       ];
     },

@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { board } from '../board.js';
 import { clear, h, lineCrumbs, link, moveLine } from '../dom.js';
-import { count, day, num, pct, signed, wdl } from '../format.js';
+import { colourName, count, day, num, numberedMove, pct, signed, wdl } from '../format.js';
 import { replay } from '../positions.js';
 import { currentGeneration, isCurrent } from '../router.js';
 import { addPeersColumn, peersCard, type PeersView } from './peers.js';
@@ -39,7 +39,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
   if (!isCurrent(g)) return;
 
   const tree = h('div', { class: 'tree', 'data-testid': 'opening-tree' });
-  const colourButtons = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `tree-${c}`, onclick: () => void show(c, '') }, c === 'white' ? 'As White' : 'As Black'));
+  const colourButtons = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `tree-${c}`, onclick: () => void show(c, '') }, `As ${colourName(c)}`));
 
   async function show(c: Colour, moves: string): Promise<void> {
     const [node, list, peers] = await Promise.all([
@@ -61,7 +61,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     const next = node.nextMoves.length
       ? treeTable(
           node.nextMoves.map((m: any) => [
-            h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(c, m.lineMoves) }, `${sans.length % 2 === 0 ? `${sans.length / 2 + 1}.` : `${Math.ceil(sans.length / 2)}…`}${m.san}`),
+            h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(c, m.lineMoves) }, numberedMove(sans.length, m.san)),
             m.games,
             wdl(m),
             pct(m.score),
@@ -75,7 +75,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
     const games = h(
       'div',
       { 'data-testid': 'tree-games', 'data-total': list.total },
-      h('h3', {}, `${count(list.total, 'game')} as ${c === 'white' ? 'White' : 'Black'}${moves ? ' with this line' : ''}`, !moves && list.total > node.games ? h('span', { class: 'muted' }, ` (${list.total - node.games} without recorded moves)`) : null),
+      h('h3', {}, `${count(list.total, 'game')} as ${colourName(c)}${moves ? ' with this line' : ''}`, !moves && list.total > node.games ? h('span', { class: 'muted' }, ` (${list.total - node.games} without recorded moves)`) : null),
       list.games.length
         ? h('ul', { class: 'tree-games' }, ...list.games.slice(0, 8).map((x: any) => h('li', { 'data-testid': 'tree-game' }, link(`/games/${encodeURIComponent(x.id)}`, `${day(x.playedAt)} · ${x.result} vs ${x.opponent}`), x.opening ? h('span', { class: 'muted' }, ` · ${x.opening}`) : null)))
         : null,
@@ -107,7 +107,7 @@ export async function openingsPage(main: HTMLElement, _p: Record<string, string>
               h(
                 'tr',
                 {},
-                h('td', {}, h('button', { type: 'button', class: 'link line-link', 'data-testid': 'problem-tree', onclick: () => void show(l.colour, l.lineMoves) }, moveLine(l.lineMoves)), h('span', { class: 'muted' }, ` as ${l.colour === 'white' ? 'White' : 'Black'} · `), link(`/games?${new URLSearchParams({ lineMoves: l.lineMoves, colour: l.colour })}`, 'games')),
+                h('td', {}, h('button', { type: 'button', class: 'link line-link', 'data-testid': 'problem-tree', onclick: () => void show(l.colour, l.lineMoves) }, moveLine(l.lineMoves)), h('span', { class: 'muted' }, ` as ${colourName(l.colour)} · `), link(`/games?${new URLSearchParams({ lineMoves: l.lineMoves, colour: l.colour })}`, 'games')),
                 h('td', { class: 'num' }, l.games),
                 h('td', { class: 'num nowrap' }, wdl(l)),
                 h('td', { class: 'num' }, pct(l.score)),

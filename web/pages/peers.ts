@@ -1,4 +1,5 @@
 import { h, prose } from '../dom.js';
+import { lineMove, numberedMove, pct } from '../format.js';
 
 /**
  * The Openings page's "at your level" parts (issue 40), from GET /api/v1/settings/openings/{colour}/peers
@@ -33,7 +34,7 @@ export interface PeersView {
   findings: PeersFinding[];
 }
 
-const figure = (f: PeerFigure | null) => (f ? `${f.share}%${f.score === null ? '' : ` · ${f.score}%`}` : '—');
+const figure = (f: PeerFigure | null) => (f ? `${pct(f.share)}${f.score === null ? '' : ` · ${pct(f.score)}`}` : '—');
 
 /** Adds the "At your level" column (the peers' share · score with each move) to the tree's table. */
 export function addPeersColumn(table: HTMLTableElement, view: PeersView | null): void {
@@ -54,15 +55,12 @@ export function addPeersColumn(table: HTMLTableElement, view: PeersView | null):
       h(
         'td',
         { class: 'num peers-col', 'data-testid': 'peers-cell', title: explain },
-        peers ? h('span', { class: 'peers-share' }, `${peers.share}%`) : '—',
-        peers ? h('span', { class: 'peers-score' }, peers.score === null ? '—' : `${peers.score}%`) : null,
+        peers ? h('span', { class: 'peers-share' }, pct(peers.share)) : '—',
+        peers ? h('span', { class: 'peers-score' }, pct(peers.score)) : null,
       ),
     );
   }
 }
-
-const numbered = (sans: string[]) => sans.map((san, i) => (i % 2 === 0 ? `${i / 2 + 1}.${san}` : san)).join(' ');
-const moveAfter = (plies: number, san: string) => (plies % 2 === 0 ? `${plies / 2 + 1}.${san}` : `${Math.ceil(plies / 2)}…${san}`);
 
 /** The findings card: the band compared, what is missing, and the ranked findings (each opens its line in the tree). */
 export function peersCard(view: PeersView | null, open: (line: string) => void): HTMLElement {
@@ -82,13 +80,13 @@ export function peersCard(view: PeersView | null, open: (line: string) => void):
           return h(
             'li',
             { 'data-testid': 'peers-finding' },
-            h('button', { type: 'button', class: 'link', onclick: () => open(f.lineMoves) }, `${numbered(sans)} ${moveAfter(sans.length, f.san)}`),
+            h('button', { type: 'button', class: 'link', onclick: () => open(f.lineMoves) }, [...sans.map((san, i) => lineMove(i, san)), numberedMove(sans.length, f.san)].join(' ')),
             ' ',
             ...f.reasons.map((r) => h('span', { class: 'tag' }, r === 'scoresWorse' ? 'scores worse' : 'rare')),
             h(
               'div',
               { class: 'muted' },
-              `You: ${f.games} games, ${f.score}% · peers: ${figure(f.peers)}${f.alternative ? ` · their best: ${f.alternative.san} ${f.alternative.score}%` : ''}${f.pointsAtStake === null ? '' : ` · ${f.pointsAtStake} pts at stake`}`,
+              `You: ${f.games} games, ${pct(f.score)} · peers: ${figure(f.peers)}${f.alternative ? ` · their best: ${f.alternative.san} ${pct(f.alternative.score)}` : ''}${f.pointsAtStake === null ? '' : ` · ${f.pointsAtStake} pts at stake`}`,
             ),
           );
         }),

@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { clear, copyText, h } from '../dom.js';
+import { clear, copyText, h, table } from '../dom.js';
 import { providerName, when } from '../format.js';
 
 const PROVIDERS = [
@@ -58,25 +58,17 @@ async function tokensSection(): Promise<HTMLElement> {
 /** Review workers (issue 36): machines taking this account's reviews over lichess's fishnet protocol. Keys are made on the server's command line. */
 async function workersSection(): Promise<HTMLElement> {
   const { workers } = await api('/api/v1/settings/workers');
-  const rows = workers.map((w: any) =>
-    h(
-      'tr',
-      { 'data-testid': 'worker-row', class: w.revokedAt ? 'revoked' : '' },
-      h('td', { 'data-label': 'Machine' }, w.name),
-      h('td', { 'data-label': 'Status' }, w.revokedAt ? 'revoked' : w.connected ? 'connected' : 'idle'),
-      h('td', { 'data-label': 'Last contact' }, when(w.lastContactAt)),
-      h('td', { 'data-label': 'Reviews' }, String(w.jobsDone)),
-      h('td', { 'data-label': 'Positions/s' }, w.positionsPerSecond === null ? '—' : String(w.positionsPerSecond)),
-      h('td', { 'data-label': 'Working on' }, String(w.jobsHeld)),
-    ),
-  );
   return h(
     'section',
     {},
     h('h2', {}, 'Review workers'),
     h('p', {}, 'Machines that review your games over lichess’s fishnet protocol. On the server: ', h('code', {}, 'chess-footprint worker-key create --name NAME'), '; on the machine: ', h('code', {}, 'fishnet --endpoint URL/fishnet --key KEY'), ' or ', h('code', {}, 'chess-footprint worker --server URL --key KEY'), '. A worker sees the moves of the games it reviews, nothing else.'),
     workers.length
-      ? h('table', { class: 'stack' }, h('thead', {}, h('tr', {}, ...['Machine', 'Status', 'Last contact', 'Reviews', 'Positions/s', 'Working on'].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows))
+      ? table(
+          ['Machine', 'Status', 'Last contact', 'Reviews', 'Positions/s', 'Working on'],
+          workers.map((w: any) => [w.name, w.revokedAt ? 'revoked' : w.connected ? 'connected' : 'idle', when(w.lastContactAt), String(w.jobsDone), w.positionsPerSecond === null ? '—' : String(w.positionsPerSecond), String(w.jobsHeld)]),
+          (i) => ({ 'data-testid': 'worker-row', class: workers[i].revokedAt ? 'revoked' : '' }),
+        )
       : h('p', { class: 'muted' }, 'No review workers yet.'),
   );
 }

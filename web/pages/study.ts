@@ -1,7 +1,7 @@
+import { plyGraph, plyVerdict } from '../analysis.js';
 import { api } from '../api.js';
-import { evalGraph } from '../charts.js';
 import { append, h, link, table } from '../dom.js';
-import { evalText, num, whiteFrame, whiteWinChances } from '../format.js';
+import { num } from '../format.js';
 import { pgnMoves, replay } from '../positions.js';
 import { navigate } from '../router.js';
 import { viewer } from '../viewer.js';
@@ -67,7 +67,6 @@ export async function studyPage(main: HTMLElement): Promise<void> {
   );
 }
 
-
 /** A study game on the shared viewer: its moves, the owner's notes beside them, its analysis once reviewed. */
 export async function studyGamePage(main: HTMLElement, params: Record<string, string>): Promise<void> {
   const id = params.id;
@@ -76,20 +75,14 @@ export async function studyGamePage(main: HTMLElement, params: Record<string, st
   const { moves, startFen } = pgnMoves(data.pgn);
   const notes = new Map<number, string>(data.notes.map((n: { ply: number; text: string }) => [n.ply, n.text]));
   const byPly = new Map<number, any>(data.plies.map((p: any) => [p.ply, p]));
-  const graph = data.plies.length
-    ? evalGraph(
-        data.plies.map((p: any) => ({ ply: p.ply, whiteChances: whiteWinChances(p.evalAfter, p.colour === 'white' ? -1 : 1), cls: p.classification })),
-        (n) => view.go(n),
-        main.clientWidth - 24,
-      )
-    : null;
+  const graph = plyGraph(data.plies, (n) => view.go(n), main.clientWidth - 24);
   const view = viewer(replay(moves, startFen), {
     classification: (n) => byPly.get(n)?.classification,
     note: (n) => notes.get(n),
     describe: (n) => {
       const a = byPly.get(n);
       return [
-        a ? ` · ${a.classification} · ${evalText(whiteFrame(a.evalAfter, a.colour === 'white' ? -1 : 1))} (White’s view)` : '',
+        a ? plyVerdict(a) : '',
         a?.bestMove ? h('span', { class: 'muted' }, ` · engine preferred ${a.bestMove}`) : '',
         notes.get(n) ? h('p', { class: 'ply-note' }, notes.get(n)!) : '',
       ];
@@ -98,7 +91,7 @@ export async function studyGamePage(main: HTMLElement, params: Record<string, st
   });
   const reviewBox =
     g.review.status === 'complete'
-      ? h('p', { 'data-testid': 'accuracy' }, h('strong', {}, `Accuracy: White ${num(g.review.accuracyWhite)}, Black ${num(g.review.accuracyBlack)}`))
+      ? h('p', { 'data-testid': 'accuracy' }, h('strong', {}, `Accuracy: ${reviewText(g.review)}`))
       : h(
           'div',
           { class: 'review-offer' },

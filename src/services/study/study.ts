@@ -152,7 +152,7 @@ export function listStudyGames(ctx: PersonalCtx): { games: StudyGame[]; total: n
 }
 
 /** Rows as the API shows them: one query each for notes, analyses and queue jobs, whatever the row count. */
-function describeRows(ctx: PersonalCtx, rows: StudyRow[]): StudyGame[] {
+export function describeRows(ctx: PersonalCtx, rows: StudyRow[]): StudyGame[] {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const keys = [...new Set(rows.map((r) => r.movesKey))];

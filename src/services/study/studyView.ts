@@ -5,7 +5,7 @@ import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { pgns, studyGames, studyNotes } from '../../store/schema/index.js';
 import { ownerReview } from '../review/index.js';
-import { listStudyGames, STUDY_NOT_FOUND } from './study.js';
+import { describeRows, STUDY_NOT_FOUND } from './study.js';
 
 /**
  * One owned study game for the dashboard's viewer: its row as list_study_games shows it, the PGN as
@@ -14,16 +14,16 @@ import { listStudyGames, STUDY_NOT_FOUND } from './study.js';
  */
 export function studyGameView(ctx: PersonalCtx, id: string): z.input<typeof StudyGameView> {
   const row = ctx.store.db
-    .select({ id: studyGames.id, movesKey: studyGames.movesKey, pgn: pgns.text })
+    .select({ study: studyGames, pgn: pgns.text })
     .from(studyGames)
     .innerJoin(pgns, eq(pgns.hash, studyGames.pgnHash))
     .where(and(eq(studyGames.id, id), eq(studyGames.userId, ctx.user.id)))
     .get();
   if (!row) throw new ApiError(404, STUDY_NOT_FOUND);
-  const game = listStudyGames(ctx).games.find((g) => g.id === row.id);
-  if (!game) throw new ApiError(404, STUDY_NOT_FOUND);
-  const notes = ctx.store.db.select({ ply: studyNotes.ply, text: studyNotes.text }).from(studyNotes).where(eq(studyNotes.studyGameId, row.id)).orderBy(asc(studyNotes.ply)).all();
-  const review = ownerReview(ctx.store, ctx.user.id, row.movesKey);
+  // This one row described as the list describes each (not the whole list searched: it stops at the newest STUDY_LIST_MAX).
+  const [game] = describeRows(ctx, [row.study]);
+  const notes = ctx.store.db.select({ ply: studyNotes.ply, text: studyNotes.text }).from(studyNotes).where(eq(studyNotes.studyGameId, row.study.id)).orderBy(asc(studyNotes.ply)).all();
+  const review = ownerReview(ctx.store, ctx.user.id, row.study.movesKey);
   const plies = review
     ? review.view().plies.map(({ ply: p }) => ({
         ply: p.ply,

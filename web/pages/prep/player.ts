@@ -1,7 +1,7 @@
 import { api } from '../../api.js';
 import { legend, lineChart, type Series } from '../../charts.js';
 import { clear, h, moveLine, table } from '../../dom.js';
-import { count, day, pct, signed, timeClassName, wdl } from '../../format.js';
+import { colourName, count, day, pct, signed, timeClassName, wdl } from '../../format.js';
 import { playerPath, scoutTree } from './tree.js';
 
 // A scouted player's page: results, recent form, rating trend, where they score worst, where the
@@ -111,9 +111,9 @@ export async function showPlayer(out: HTMLElement, provider: string, username: s
       void tree.show(colour, moves);
       tree.el.scrollIntoView({ behavior: 'smooth', block: 'start' });
     };
-    const worst = (['white', 'black'] as const).flatMap((c) => report.worstLines[c].slice(0, 3).map((l: any) => lineButton(l.lineMoves, open(c, l.lineMoves), `as ${c === 'white' ? 'White' : 'Black'}: they score ${pct(l.score)} in ${count(l.games, 'game')}`)));
+    const worst = (['white', 'black'] as const).flatMap((c) => report.worstLines[c].slice(0, 3).map((l: any) => lineButton(l.lineMoves, open(c, l.lineMoves), `as ${colourName(c)}: they score ${pct(l.score)} in ${count(l.games, 'game')}`)));
     const meet = (['white', 'black'] as const).flatMap((c) =>
-      report.meetingPoints[c].slice(0, 4).map((m: any) => lineButton(m.lineMoves, open(c, m.lineMoves), `they have ${c === 'white' ? 'White' : 'Black'}: your ${count(m.owner.games, 'game')} score ${pct(m.owner.score)}, their ${m.them.games} score ${pct(m.them.score)}`)),
+      report.meetingPoints[c].slice(0, 4).map((m: any) => lineButton(m.lineMoves, open(c, m.lineMoves), `they have ${colourName(c)}: your ${count(m.owner.games, 'game')} score ${pct(m.owner.score)}, their ${m.them.games} score ${pct(m.them.score)}`)),
     );
     out.append(
       h(

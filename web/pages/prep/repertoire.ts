@@ -1,6 +1,6 @@
 import { api, ApiFailure } from '../../api.js';
 import { clear, h, link, moveLine, table } from '../../dom.js';
-import { count, day, movePairs } from '../../format.js';
+import { colourName, count, day, movePairs } from '../../format.js';
 import { repertoireLines } from '../../lines.js';
 import { replay } from '../../positions.js';
 import { viewer } from '../../viewer.js';
@@ -16,8 +16,8 @@ async function leftGames(colour: Colour): Promise<HTMLElement> {
     'p',
     {},
     d.games
-      ? `Of your ${count(d.games, 'game')} as ${colour === 'white' ? 'White' : 'Black'}: ${d.inRepertoire} stayed in it to the end, ${d.repertoireEnded} reached the end of a line, you left it in ${d.ownerDeviations} and your opponents in ${d.opponentDeviations}.`
-      : `None of your games as ${colour === 'white' ? 'White' : 'Black'} has moves to check yet.`,
+      ? `Of your ${count(d.games, 'game')} as ${colourName(colour)}: ${d.inRepertoire} stayed in it to the end, ${d.repertoireEnded} reached the end of a line, you left it in ${d.ownerDeviations} and your opponents in ${d.opponentDeviations}.`
+      : `None of your games as ${colourName(colour)} has moves to check yet.`,
   );
   if (!left.length) return h('div', { 'data-testid': 'repertoire-left' }, summary);
   return h(
@@ -64,7 +64,7 @@ function editor(colour: Colour, lines: string[][], open: boolean, onSaved: () =>
 /** The owner's repertoire of each colour as lines on a board, editable, with the games that left it. */
 export function repertoireSection(): HTMLElement {
   const body = h('div', { 'data-testid': 'repertoire' });
-  const tabs = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `repertoire-${c}`, onclick: () => void show(c) }, c === 'white' ? 'As White' : 'As Black'));
+  const tabs = (['white', 'black'] as const).map((c) => h('button', { type: 'button', class: 'tab', 'data-colour': c, 'data-testid': `repertoire-${c}`, onclick: () => void show(c) }, `As ${colourName(c)}`));
   async function show(colour: Colour): Promise<void> {
     for (const b of tabs) b.classList.toggle('active', b.getAttribute('data-colour') === colour);
     clear(body);
@@ -80,7 +80,7 @@ export function repertoireSection(): HTMLElement {
       }
     }
     clear(body);
-    const name = colour === 'white' ? 'White' : 'Black';
+    const name = colourName(colour);
     if (!rep) {
       body.append(h('p', {}, `No repertoire as ${name} yet. Type the lines you play below and save: your games are then checked against it, and the first move out of book is shown for each.`), editor(colour, [], true, () => void show(colour)));
       return;

@@ -1,7 +1,7 @@
 import { api } from '../../api.js';
 import { board } from '../../board.js';
 import { clear, h, lineCrumbs, moveLine } from '../../dom.js';
-import { count, pct, wdl } from '../../format.js';
+import { count, numberedMove, pct, wdl } from '../../format.js';
 import { replay } from '../../positions.js';
 
 type Colour = 'white' | 'black';
@@ -22,7 +22,6 @@ export function scoutTree(provider: string, username: string): { el: HTMLElement
     const positions = replay(sans);
     const last = positions[positions.length - 1];
     const crumbs = lineCrumbs(sans, (m) => void show(colour, m), { 'data-testid': 'scout-line' });
-    const moveNo = (n: number) => (n % 2 === 0 ? `${n / 2 + 1}.` : `${Math.ceil(n / 2)}…`);
     const next = t.nextMoves.length
       ? h(
           'table',
@@ -35,7 +34,7 @@ export function scoutTree(provider: string, username: string): { el: HTMLElement
               h(
                 'tr',
                 {},
-                h('td', {}, h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(colour, m.lineMoves) }, `${moveNo(sans.length)}${m.san}`)),
+                h('td', {}, h('button', { type: 'button', class: 'tree-move', 'data-san': m.san, 'data-testid': 'tree-move', onclick: () => void show(colour, m.lineMoves) }, numberedMove(sans.length, m.san))),
                 h('td', { class: 'num' }, m.games),
                 h('td', { class: 'num opt' }, pct(m.share)),
                 h('td', { class: 'num nowrap' }, wdl(m)),
