@@ -48,7 +48,7 @@ export function createMcpServer(
     if (outcome.status >= 400) return { isError: true, content: [{ type: 'text', text }] };
     return { content: [{ type: 'text', text }], structuredContent: outcome.body as Record<string, unknown> };
   });
-  registerPrompts(server);
+  registerPrompts(server, { deps, caller, token });
   registerResources(server, deps, caller, token);
   return server;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Listening } from '../../src/http/listen.js';
@@ -11,6 +12,8 @@ import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { gameRow } from '../helpers/games.js';
 import { insertReviewedGame } from '../helpers/reviewed.js';
 import { mcpClient, startServer } from '../helpers/server.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
+import { fixturePath } from '../helpers/fixtures.js';
 
 const TOOL_NAMES = new Set(tools.map((t) => t.name));
 /** snake_case identifiers in a text: every one a prompt message names must be a registered tool. */
@@ -25,9 +28,15 @@ describe('MCP prompts and resources over streamable HTTP', () => {
   let other: Client;
   let anonymous: Client;
   let pgnGameId: string;
+  let lichess: FixtureServer;
 
   beforeAll(async () => {
-    app = makeTestApp({ now: '2026-11-20T12:00:00Z' });
+    // A local lichess for the prompts that scout a player (test/fixtures/prep/rivalx.ndjson, the export's format).
+    lichess = await startFixtureServer();
+    lichess.route('prefix:/api/games/user/', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(readFileSync(fixturePath('prep', 'rivalx.ndjson'), 'utf8'));
+    });
+    app = makeTestApp({ now: '2026-11-20T12:00:00Z', env: { CFP_LICHESS_URL: lichess.url } });
     const me = app.addUser('Owner');
     const them = app.addUser('Other');
     insertGames(app.deps.store, app.deps.clock, [
@@ -66,6 +75,7 @@ describe('MCP prompts and resources over streamable HTTP', () => {
     await Promise.all([owner?.close(), other?.close(), anonymous?.close()]);
     await server?.close();
     await app?.close();
+    await lichess?.close();
   });
 
   test('prompts/list: the seven workflows with typed arguments', async () => {
@@ -88,7 +98,11 @@ describe('MCP prompts and resources over streamable HTTP', () => {
         ['username', true],
         ['colour', false],
       ],
-      review_openings: [['colour', false]],
+      review_openings: [
+        ['colour', false],
+        ['band', false],
+        ['timeClass', false],
+      ],
     });
     for (const p of listed) for (const a of p.arguments ?? []) expect(a.description, `${p.name}.${a.name}`).toBeTruthy();
   });
@@ -113,32 +127,66 @@ describe('MCP prompts and resources over streamable HTTP', () => {
       return new RegExp(`^${pattern}$`).test(uri);
     });
 
-  test.each(prompts.map((p) => p.name))('%s renders with its arguments and names only registered tools, in its declared order', async (name) => {
-    const res = await owner.getPrompt({ name, arguments: SAMPLE_ARGS[name] });
-    expect(res.messages).toHaveLength(1);
-    const text = (res.messages[0].content as { type: 'text'; text: string }).text;
+  /** The prompt, picked again while it says the data it carries is still being fetched. */
+  async function pick(name: string, args: Record<string, string>) {
+    let res = await owner.getPrompt({ name, arguments: args });
+    for (let i = 0; i < 100 && /pick this prompt again in a minute/.test((res.messages[0].content as { text: string }).text); i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+      res = await owner.getPrompt({ name, arguments: args });
+    }
+    return res;
+  }
+
+  test.each(prompts.map((p) => p.name))('%s renders with its arguments, names only registered tools in its declared order, and reads no resource itself', async (name) => {
+    const res = await pick(name, SAMPLE_ARGS[name]);
+    const [first, ...attached] = res.messages;
+    const text = (first.content as { type: 'text'; text: string }).text;
     for (const v of Object.values(SAMPLE_ARGS[name])) expect(text).toContain(v);
     const named = snakeNames(text);
     expect(named.filter((n) => !TOOL_NAMES.has(n))).toEqual([]);
     const declared = prompts.find((p) => p.name === name)!.tools;
-    // Every declared tool is named, and the first mention of each follows the declared order.
-    expect([...new Set(named)].filter((n) => declared.includes(n))).toEqual(declared);
-    // Every resource it reads is a listed template, and every chess-footprint:// URI in it is one of them.
+    // Every declared tool is named, and the first mention of each follows the declared order; a prompt that
+    // stops early (review_openings with no rating to place the owner: nothing to review) names none.
+    const stops = /Stop there: there are no findings/.test(text);
+    expect([...new Set(named)].filter((n) => declared.includes(n))).toEqual(stops ? [] : declared);
+    if (name === 'review_openings') expect(stops, text).toBe(true);
+    // Every resource it carries is a listed template, and every chess-footprint:// URI in it is one of them.
     const templates = await TEMPLATES();
     const resources = prompts.find((p) => p.name === name)!.resources ?? [];
     expect(resources.filter((r) => !templates.includes(r))).toEqual([]);
     const uris = [...text.matchAll(/chess-footprint:\/\/[^\s,;)]+/g)].map((m) => m[0].replace(/[.:]$/, ''));
     expect(uris.filter((u) => !matchesTemplate(u, templates))).toEqual([]);
     for (const r of resources) expect(text, r).toContain(r.split('{')[0]);
+    // Claude Desktop's model reads no resource (issue 43): no prompt tells it to; what it needs is attached.
+    expect(text).not.toMatch(/\bread (the resource|chess-footprint|it again)|\bresources\/read/i);
+    for (const m of attached) {
+      expect(m.role).toBe('user');
+      expect(m.content.type).toBe('resource');
+      const r = (m.content as { resource: { uri: string; mimeType: string; text: string } }).resource;
+      expect(matchesTemplate(r.uri, templates), r.uri).toBe(true);
+      expect(r.mimeType).toBe('application/json');
+      // The JSON the resource gives at that URI.
+      const read = await owner.readResource({ uri: r.uri });
+      expect(JSON.parse(r.text), r.uri).toEqual(JSON.parse((read.contents[0] as { text: string }).text));
+    }
+    // The prompts that rest on preparation data carry it (prepare_next_round only with the opponent's account, below).
+    expect(attached.length > 0, text).toBe(name === 'prepare_for_opponent' || name === 'review_openings');
   });
 
-  test('prepare_next_round names the scout of an online account the owner gives', async () => {
-    const res = await owner.getPrompt({ name: 'prepare_next_round', arguments: { tnr: '1234567', player: 'Carlsen', opponentProvider: 'chess.com', opponentUsername: 'Hikaru' } });
+  test('prepare_next_round carries the scout of an online account the owner gives', async () => {
+    const res = await pick('prepare_next_round', { tnr: '1234567', player: 'Carlsen', opponentProvider: 'lichess', opponentUsername: 'RivalX' });
     const text = (res.messages[0].content as { type: 'text'; text: string }).text;
-    expect(text).toContain('chess-footprint://players/siteA/Hikaru');
-    expect(text).toContain('chess-footprint://players/siteA/Hikaru/openings/{colour}');
+    expect(text).toContain('The likely opponent plays online as RivalX on lichess');
+    const uris = res.messages.slice(1).map((m) => (m.content as { resource: { uri: string } }).resource.uri);
+    // Colour unknown: both of their trees come along (each cut as the text says).
+    expect(uris).toContain('chess-footprint://players/siteB/RivalX');
+    expect(uris).toContain('chess-footprint://players/siteB/RivalX/openings/white');
+    expect(uris).toContain('chess-footprint://players/siteB/RivalX/openings/black');
+    expect(text).toContain('If they have white: Their white tree (chess-footprint://players/siteB/RivalX/openings/white) is attached as');
     await expect(owner.getPrompt({ name: 'prepare_for_opponent', arguments: { provider: 'fics', username: 'x1' } })).rejects.toThrow(/provider/);
     await expect(owner.getPrompt({ name: 'prepare_for_opponent', arguments: { provider: 'lichess', username: 'https://evil.example/x' } })).rejects.toThrow(/username/);
+    // The data prompts are the owner's: without the token, the tools' own message.
+    await expect(anonymous.getPrompt({ name: 'prepare_for_opponent', arguments: { provider: 'lichess', username: 'RivalX' } })).rejects.toThrow(/token/i);
   });
 
   test('prompts/get refuses a missing or malformed argument, naming it', async () => {

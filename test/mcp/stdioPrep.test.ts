@@ -8,10 +8,10 @@ import { CLI, cli } from '../helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 
 /**
- * Issue 38: preparation reachable by an agent over stdio alone, with the entry `claude-config` prints.
- * The agent asks for the prepare_for_opponent prompt for a lichess player nobody scouted, then reads
- * the player resource until it holds their games (the read starts the scout: no tool, no REST call),
- * and their opening tree. Lichess is a local fake serving test/fixtures/prep/rivalx.ndjson.
+ * Issues 38 and 43: preparation reachable over stdio alone, with the entry `claude-config` prints, by a client
+ * that never reads a resource (as Claude Desktop): it asks for the prepare_for_opponent prompt for a lichess
+ * player nobody scouted, which starts the scout, and asks again until the prompt carries their games and
+ * opening tree. Lichess is a local fake serving test/fixtures/prep/rivalx.ndjson.
  */
 const served = readFileSync(join(import.meta.dirname, '../fixtures/prep/rivalx.ndjson'), 'utf8')
   .split('\n')
@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 describe('preparation over stdio, as Claude Desktop runs it', { timeout: 120_000 }, () => {
-  test('prepare_for_opponent for a player never scouted: reading the player resource scouts them, then their tree is there', async () => {
+  test('prepare_for_opponent for a player never scouted: the prompt scouts them, and asked again carries their tree; no resources/read', async () => {
     expect(entry.args[0]).toMatch(/[\\/]bin[\\/]chess-footprint\.js$/);
     expect(entry.args.slice(1)).toEqual(['mcp', '--data-dir', dir]);
     // The printed entry, with the CLI as built for this test run in place of bin/ (which runs the installed build),
@@ -65,27 +65,45 @@ describe('preparation over stdio, as Claude Desktop runs it', { timeout: 120_000
     const client = new Client({ name: 'stdio-prep-test', version: '0.0.0' });
     await client.connect(transport);
     try {
-      const prompt = await client.getPrompt({ name: 'prepare_for_opponent', arguments: { provider: 'siteB', username: 'RivalX', colour: 'black' } });
-      const text = (prompt.messages[0].content as { text: string }).text;
-      expect(text).toContain('Read the resource chess-footprint://players/siteB/RivalX');
-      expect(text).toContain('that read starts the scout itself (no tool needed');
-      expect(text).not.toMatch(/POST |PUT |\/api\/v1/);
-      expect(lichess.requests).toHaveLength(0);
-
-      // The agent follows it: the first read starts the scout; it reads again until it is ok.
+      // Claude Desktop's model never reads a resource (issue 43): the client below only asks for the prompt,
+      // again and again as the prompt tells, and every resources/read it might send is counted.
+      let reads = 0;
+      const send = client.request.bind(client);
+      client.request = ((req: { method: string }, ...rest: unknown[]) => {
+        if (req.method === 'resources/read') reads += 1;
+        return (send as (...a: unknown[]) => unknown)(req, ...rest);
+      }) as typeof client.request;
+      const ask = () => client.getPrompt({ name: 'prepare_for_opponent', arguments: { provider: 'siteB', username: 'RivalX', colour: 'black' } });
+      const attached = (p: Awaited<ReturnType<typeof ask>>) =>
+        new Map(
+          p.messages.flatMap((m) => (m.content.type === 'resource' && 'text' in m.content.resource ? [[m.content.resource.uri, JSON.parse(m.content.resource.text)] as const] : [])),
+        );
+      const textOf = (p: Awaited<ReturnType<typeof ask>>) => (p.messages[0].content as { text: string }).text;
       const uri = 'chess-footprint://players/siteB/RivalX';
-      const read = async () => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
-      const first = await read();
-      expect(['queued', 'fetching', 'ok']).toContain(first.scout.state);
+
+      // The first pick starts the scout (no tool, no REST call) and says so, with how far it has got.
+      let prompt = await ask();
+      let text = textOf(prompt);
+      const first = attached(prompt).get(uri);
       expect(first.scout).toMatchObject({ provider: 'siteB', username: 'rivalx', bounds: { maxGames: 500, months: 12 } });
-      let report = first;
-      for (let i = 0; i < 100 && report.scout.state !== 'ok'; i += 1) {
-        expect(report.scout.state).not.toBe('error');
-        await new Promise((r) => setTimeout(r, 100));
-        report = await read();
+      if (first.scout.state !== 'ok') {
+        expect(['queued', 'fetching']).toContain(first.scout.state);
+        expect(text).toContain('RivalX had never been scouted: picking this prompt started fetching their lichess games');
+        expect(text).toContain('pick this prompt again in a minute');
       }
+      expect(text).not.toMatch(/POST |PUT |\/api\/v1|[Rr]ead (the resource|chess-footprint)/);
+
+      // Picked again until it holds their games.
+      for (let i = 0; i < 100 && attached(prompt).get(uri).scout.state !== 'ok'; i += 1) {
+        expect(attached(prompt).get(uri).scout.state).not.toBe('error');
+        await new Promise((r) => setTimeout(r, 100));
+        prompt = await ask();
+      }
+      text = textOf(prompt);
+      const data = attached(prompt);
+      const report = data.get(uri);
       expect(report.scout).toMatchObject({ state: 'ok', games: 6 });
-      // One fetch: the reads while it ran joined it.
+      // One fetch: the picks while it ran joined it.
       expect(lichess.requests.filter((r) => r.path.startsWith('/api/games/user/rivalx'))).toHaveLength(1);
       // Their results as White (G1 win, G2 loss, G3 draw, G4 win) and as Black (G5 win, G6 loss), counted by hand.
       expect(report.byColour).toEqual({
@@ -93,19 +111,28 @@ describe('preparation over stdio, as Claude Desktop runs it', { timeout: 120_000
         black: { games: 2, win: 1, draw: 0, loss: 1, score: 50 },
       });
 
-      // The tree the prompt reads next: as White after 1. e4, 1...c5 in G2 and G3, 1...e5 in G1.
-      const tree = JSON.parse(((await client.readResource({ uri: `${uri}/openings/white?moves=e4` })).contents[0] as { text: string }).text);
+      // I have black, so their white tree is carried, cut as the text says. By hand from the fixture: from the
+      // start e4 (G1 G2 G3) and d4 (G4 alone, not followed); after 1. e4, c5 (G2 G3) and e5 (G1, not followed);
+      // after 1. e4 c5, Nf3 (G2) and Nc3 (G3), one game each: three positions, nothing with 2+ games cut.
+      expect([...data.keys()].filter((k) => k.includes('/openings/'))).toEqual([`${uri}/openings/white`, `${uri}/openings/white?moves=e4`, `${uri}/openings/white?moves=e4+c5`]);
+      const tree = data.get(`${uri}/openings/white?moves=e4`);
       expect(tree.games).toBe(3);
       expect(tree.nextMoves.map((m: { san: string; games: number; share: number }) => [m.san, m.games, m.share])).toEqual([
         ['c5', 2, 66.7],
         ['e5', 1, 33.3],
       ]);
-
-      // What only the player can do is asked of the player, with the page: never a REST call.
-      const missing = (await client.readResource({ uri: 'chess-footprint://repertoire/black/deviations' }).catch((e: Error) => e)) as Error & { code: number };
-      expect(missing.code).toBe(-32002);
-      expect(missing.message).toMatch(/^MCP error -32002: no black repertoire declared; ask the player to declare one on the dashboard's Prep page, http:\/\/[^ ]+\/prep \(/);
-      expect(missing.message).not.toMatch(/PUT |\/api\/v1/);
+      expect(data.get(`${uri}/openings/white`).nextMoves.map((m: { san: string; games: number }) => [m.san, m.games])).toEqual([
+        ['e4', 3],
+        ['d4', 1],
+      ]);
+      expect(text).toContain(`Their white tree (${uri}/openings/white) is attached as 3 positions`);
+      expect(text).toContain('nothing with 2+ games was cut');
+      expect(text).not.toContain('pick this prompt again');
+      // The owner has no games: no meeting points, said so; no black repertoire: only the player can declare one, on the page.
+      expect(text).toContain('meetingPoints.white is empty');
+      expect(text).toMatch(/I have not declared a black repertoire, so chess-footprint:\/\/repertoire\/black\/deviations has nothing to attach \(no black repertoire declared; ask the player to declare one on the dashboard's Prep page, http:\/\/[^ ]+\/prep /);
+      expect(text).not.toMatch(/POST |PUT |\/api\/v1|[Rr]ead (the resource|chess-footprint)/);
+      expect(reads).toBe(0);
     } finally {
       await client.close();
     }

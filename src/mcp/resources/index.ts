@@ -7,10 +7,9 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from '../rpcError.js';
-import { verifyToken } from '../../auth/tokens.js';
-import { callCtx, type AppDeps, type Caller, type Ctx } from '../../context.js';
+import { callCtx, type AppDeps, type Caller } from '../../context.js';
 import { ApiError, asApiError } from '../../errors.js';
-import { unauthorizedMessage } from '../../facade/invoke.js';
+import { ownerCtx } from '../owner.js';
 import { latestReportResource, resourceDefinitions } from '../../../tools/resources.js';
 
 /** MCP's code for a resource that does not exist (specification, server/resources "Error Handling"). */
@@ -33,15 +32,12 @@ export async function readResource(deps: AppDeps, caller: Caller, token: string 
     for (const def of resourceDefinitions) {
       const params = def.match(uri);
       if (params === null) continue;
-      let user = null;
-      if (def.access === 'personal') {
-        user = verifyToken(deps.store, token);
-        if (!user) throw new ApiError(401, unauthorizedMessage(caller));
-        deps.limiter.take('personal', user.id);
-      } else {
+      let ctx;
+      if (def.access === 'personal') ctx = ownerCtx({ deps, caller, token });
+      else {
         deps.limiter.take('library', caller.key);
+        ctx = callCtx(deps, null, caller);
       }
-      const ctx = callCtx(deps, user, caller);
       return { contents: await def.read(ctx, params, uri) };
     }
     throw new ApiError(404, `no resource at ${uri}; call resources/templates/list for the URI templates`);
