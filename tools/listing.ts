@@ -16,6 +16,7 @@ export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },
   prompts: { listChanged: false },
   resources: { subscribe: false, listChanged: false },
+  completions: {},
 } as const;
 
 // Built once per tool: the stateless HTTP transport makes a server, and so a listing, per request.

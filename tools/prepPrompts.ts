@@ -7,6 +7,7 @@ import { ApiError } from '../src/errors.js';
 import { ownScout, readPlayer, repertoireDeviations, scoutTree, type ScoutProviderId } from '../src/services/prep/index.js';
 import { PEER_MIN_OWNER_GAMES, PEER_PLIES, peersView } from '../src/services/peers/index.js';
 import { openingTree } from '../src/services/stats/index.js';
+import { tournamentsLookedAt } from '../src/services/tournaments/index.js';
 import { attach, cutSentence, cutTree, movesQuery } from './promptData.js';
 import { definePrompt, NEVER_INVENT, ownerOf, steps, text, type PromptPart } from './promptDefinition.js';
 
@@ -139,7 +140,9 @@ export const prepareNextRound = definePrompt({
   resources: [PLAYER_URI, PLAYER_TREE_URI, OWN_TREE_URI],
   personal: true,
   render: async ({ tnr, player, opponentProvider, opponentUsername }, owner) => {
-    const online = opponentProvider && opponentUsername ? await opponentPart(ownerOf(owner), opponentProvider, opponentUsername, undefined) : null;
+    const ctx = ownerOf(owner);
+    tournamentsLookedAt(ctx).add(ctx.user.id, tnr);
+    const online = opponentProvider && opponentUsername ? await opponentPart(ctx, opponentProvider, opponentUsername, undefined) : null;
     const round = [
       `Call get_tournament_state with tnr ${tnr}: the current round, my points and results so far, and the standings around me.`,
       `Call estimate_pairings with tnr ${tnr} and target ${player}: my most likely opponent and colour, and the what-if table for each result of my current game. Say plainly that it is an estimate.`,

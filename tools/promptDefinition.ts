@@ -31,7 +31,7 @@ export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
    */
   personal: boolean;
   // Method syntax (bivariant parameters) lets one list hold prompts with different arguments.
-  render(args: z.output<A>, owner: PersonalCtx | null): string | Promise<PromptPart[]>;
+  render(args: z.output<A>, owner: PersonalCtx | null): string | PromptPart[] | Promise<string | PromptPart[]>;
 }
 
 export function definePrompt<A extends z.ZodObject>(def: PromptDefinition<A>): PromptDefinition<A> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { definePrompt, NEVER_INVENT, steps, type PromptDefinition } from './promptDefinition.js';
+import { resolveGameRef } from '../src/services/games/index.js';
+import { definePrompt, NEVER_INVENT, ownerOf, steps, type PromptDefinition } from './promptDefinition.js';
 import { prepareForOpponent, prepareNextRound, reviewOpenings } from './prepPrompts.js';
 
 export type { PromptDefinition, PromptPart } from './promptDefinition.js';
@@ -47,13 +48,18 @@ export const reviewGame = definePrompt({
   title: 'Review one game',
   description: 'Walk through one game: the summary first, then each critical moment as a question before its answer, saving the best as positions to quiz later.',
   arguments: z.object({
-    gameId: z.string().min(1).max(100).describe('Game id from list_games'),
+    gameId: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('The game: an id from list_games, latest, latest win/loss/draw, or its day and opponent as "2026-11-17 vs pawn_wizard158" (completion offers them)'),
   }),
-  personal: false,
+  personal: true,
   tools: ['get_game', 'request_game_review', 'get_critical_moments', 'get_game_analysis', 'save_position'],
-  render: ({ gameId }) =>
-    [
-      `Review my game ${gameId} with me.`,
+  render: ({ gameId: named }, owner) => {
+    const gameId = resolveGameRef(ownerOf(owner), named);
+    return [
+      `Review my game ${gameId}${named === gameId ? '' : ` (${named})`} with me.`,
       steps([
         `Call get_game with id ${gameId}. If review is null, call request_game_review with id ${gameId} and wait 45 (attach_pgn comes first when the game has no moves; tell me so rather than guessing them).`,
         'Give me the summary first: opening, result, both accuracies and the classification counts, in a few sentences.',
@@ -62,7 +68,8 @@ export const reviewGame = definePrompt({
         `Save the one to three moments most worth repeating with save_position (gameId ${gameId}, the moment's ply minus one so the position is before the move, a short label and why).`,
       ]),
       NEVER_INVENT,
-    ].join('\n\n'),
+    ].join('\n\n');
+  },
 });
 
 export const weeklyReview = definePrompt({

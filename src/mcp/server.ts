@@ -6,6 +6,8 @@ import { invokeTool } from '../facade/invoke.js';
 import { packageJson } from '../paths.js';
 import { SERVER_INSTRUCTIONS } from '../../tools/instructions.js';
 import { mcpToolListing, SERVER_CAPABILITIES } from '../../tools/listing.js';
+import { registerCompletion } from './completion.js';
+import { noteTournament } from './lookedAt.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
 
@@ -46,9 +48,11 @@ export function createMcpServer(
     const outcome = await invokeTool(tool, deps, caller, token, request.params.arguments ?? {});
     const text = JSON.stringify(outcome.body);
     if (outcome.status >= 400) return { isError: true, content: [{ type: 'text', text }] };
+    noteTournament({ deps, caller, token }, tool.name, request.params.arguments);
     return { content: [{ type: 'text', text }], structuredContent: outcome.body as Record<string, unknown> };
   });
   registerPrompts(server, { deps, caller, token });
+  registerCompletion(server, { deps, caller, token });
   registerResources(server, deps, caller, token);
   return server;
 }

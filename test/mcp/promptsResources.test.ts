@@ -53,6 +53,7 @@ describe('MCP prompts and resources over streamable HTTP', () => {
       },
     ]);
     pgnGameId = (app.deps.store.sqlite.prepare("SELECT id FROM games WHERE source_id = 'pgn-1'").get() as { id: string }).id;
+    SAMPLE_ARGS.review_game.gameId = pgnGameId;
 
     // The opening tree after 1. e4 c5 as White (worked by hand in the test below).
     const g1 = makeAnalysis({ sanMoves: ['e4', 'c5', 'Nf3', 'd6'], evals: [20, -30, 25, -40, 35] });
@@ -109,7 +110,7 @@ describe('MCP prompts and resources over streamable HTTP', () => {
 
   const SAMPLE_ARGS: Record<string, Record<string, string>> = {
     coaching_session: { minutes: '30' },
-    review_game: { gameId: 'g-123' },
+    review_game: { gameId: 'set to an owned game in beforeAll' },
     weekly_review: {},
     prepare_next_round: { tnr: '1234567', player: 'Carlsen' },
     quiz_me: { count: '3' },

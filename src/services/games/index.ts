@@ -3,5 +3,6 @@ export * from './attach.js';
 export * from './gameMoves.js';
 export * from './gameWriter.js';
 export * from './games.js';
+export * from './gameLabels.js';
 export * from './imports.js';
 export * from './pgnInput.js';

@@ -2,3 +2,4 @@
 export * from './estimates.js';
 export * from './state.js';
 export { ABSENCE_KINDS, ABSENCE_SOURCES } from './absences.js';
+export { tournamentsLookedAt, LOOKED_AT_LIMIT } from './lookedAt.js';
