@@ -36,7 +36,8 @@ export function mcpToolListing(tool: AnyTool): Tool {
       description: tool.description,
       inputSchema: inputJsonSchema(tool) as Tool['inputSchema'],
       outputSchema: leanOutputSchema(outputJsonSchema(tool)) as Tool['outputSchema'],
-      annotations: { title: tool.title, ...tool.annotations },
+      // The four hints; the title is said once, as the tool's own (issue 43).
+      annotations: { ...tool.annotations },
     };
     listings.set(tool, listing);
   }

@@ -1,68 +1,117 @@
 import { describe, expect, test } from 'vitest';
-import { oneLine, terse } from '../../tools/sentences.js';
-import { leanOutputSchema, TERSE_FIELD_DESCRIPTION } from '../../tools/leanSchema.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { oneLine } from '../../tools/sentences.js';
+import { leanOutputSchema } from '../../tools/leanSchema.js';
+import { sharedDefinitions } from '../../tools/sharedDefs.js';
+import type { JsonSchema } from '../../tools/jsonSchema.js';
 
-describe('terse descriptions', () => {
-  test('a first sentence within the budget is kept whole; later sentences go', () => {
-    expect(terse('cp: a centipawn score; mate: a forced mate', 80)).toBe('cp: a centipawn score; mate: a forced mate');
-    expect(terse('Where the numbers come from. The engine review of this service.', 80)).toBe('Where the numbers come from.');
-    expect(terse('Opening family (e.g. Sicilian Defense). More.', 80)).toBe('Opening family (e.g. Sicilian Defense).');
+describe('one line', () => {
+  test('the first sentence; a full stop in brackets or after an abbreviation does not end it', () => {
     expect(oneLine('Opening family (e.g. Sicilian Defense). More.')).toBe('Opening family (e.g. Sicilian Defense).');
-  });
-
-  test('over the budget: the leading clauses up to the last top-level semicolon that fits', () => {
-    // 140 characters; the first clause is the 30 before the first ";".
-    const value = 'Centipawns in the stated frame; for a mate, ±(100000 − |mateIn|): a large equivalent so mates outrank every cp score and faster mates rank higher';
-    expect(terse(value, 80)).toBe('Centipawns in the stated frame');
-    // Two clauses fit in 60 (the second ";" is at 49): both are kept.
-    expect(terse('Result of the most recent game; null without games; a much longer third clause follows here', 60)).toBe(
-      'Result of the most recent game; null without games',
-    );
-    // A semicolon inside brackets does not end a clause.
-    expect(terse('Loss (lowest; costliest) against the lowest-rated opponent of the whole window', 40)).toBe('Loss (lowest; costliest) against the…');
-  });
-
-  test('otherwise whole words and an ellipsis, never ending inside an opened bracket', () => {
-    expect(terse('The owner’s email address (weekly reports go there when mail is configured)', 40)).toBe('The owner’s email address…');
-    expect(terse('Games with clocks in which the owner’s clock fell below 10% of the base time', 40)).toBe('Games with clocks in which the owner’s…');
-    // A clause shorter than a third of the budget is not taken: words are cut instead.
-    expect(terse('Wins; the count of games the owner won in the window, by any means at all', 40)).toBe('Wins; the count of games the owner won…');
+    expect(oneLine('Where the numbers come from. The engine review of this service.')).toBe('Where the numbers come from.');
   });
 });
 
 describe('the lean output schema', () => {
-  const long = 'A long sentence about the field that goes on well past the eighty-character budget of the listing text';
   const schema = {
     type: 'object',
     description: 'The answer. With a second sentence.',
     properties: {
-      description: { type: 'string', description: long },
+      description: { type: 'string', description: 'A field named description', minLength: 1 },
       required: { type: 'array', items: { type: 'string', enum: ['description', 'required'] }, description: 'Names' },
       point: { anyOf: [{ $ref: '#/$defs/Point' }, { type: 'null' }], description: 'A point; null when none' },
+      result: { anyOf: [{ type: 'string', enum: ['win', 'draw'] }, { type: 'null' }] },
+      version: { type: 'string', const: 'v1' },
+      rating: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+      byClass: { type: 'object', additionalProperties: { type: 'integer' } },
     },
     required: ['description', 'required', 'point'],
-    $defs: { Point: { type: 'object', properties: { x: { type: 'number', description: 'X' } }, required: ['x'], description: 'A point. Two numbers.' } },
+    $defs: { Point: { type: ['object', 'null'], properties: { x: { type: 'number', description: 'X' } }, required: ['x'], description: 'A point. Two numbers.' } },
   };
 
-  test('every description is terse, every `required` keyword goes, fields named description/required and enum values stay', () => {
-    const lean = leanOutputSchema(schema);
-    expect(lean).toEqual({
+  test('no description or `required`; structure and value sets kept, a leaf’s primitive type not (worked by hand)', () => {
+    expect(leanOutputSchema(schema)).toEqual({
       type: 'object',
-      description: 'The answer.',
       properties: {
-        description: { type: 'string', description: 'A long sentence about the field that goes on well past the eighty-character…' },
-        required: { type: 'array', items: { type: 'string', enum: ['description', 'required'] }, description: 'Names' },
-        point: { anyOf: [{ $ref: '#/$defs/Point' }, { type: 'null' }], description: 'A point; null when none' },
+        // A field named description or required is a field, not a keyword.
+        description: {},
+        required: { type: 'array', items: { enum: ['description', 'required'] } },
+        point: { anyOf: [{ $ref: '#/$defs/Point' }, { type: 'null' }] },
+        // A nullable enum is one value set with null in it; a nullable number, anything.
+        result: { enum: ['win', 'draw', null] },
+        version: { const: 'v1' },
+        rating: {},
+        byClass: { type: 'object', additionalProperties: {} },
       },
-      $defs: { Point: { type: 'object', properties: { x: { type: 'number', description: 'X' } }, description: 'A point.' } },
+      $defs: { Point: { type: ['object', 'null'], properties: { x: {} } } },
     });
-    expect(TERSE_FIELD_DESCRIPTION).toBe(80);
-    expect(lean.properties!.description.description!.toString().length).toBeLessThanOrEqual(TERSE_FIELD_DESCRIPTION);
   });
 
   test('the full schema is not touched (OpenAPI and the schema resource use it)', () => {
     const before = JSON.stringify(schema);
     leanOutputSchema(schema);
     expect(JSON.stringify(schema)).toBe(before);
+  });
+});
+
+describe('shared definitions', () => {
+  const colour = { enum: ['white', 'black'] };
+  const result = { enum: ['win', 'draw', 'loss', 'abandoned', 'unknown'] };
+  const game = { type: 'object', properties: { colour, result, opponent: {} } };
+
+  test('a repeated subschema is defined once; properties several objects share go into one definition beside their own', () => {
+    const out = sharedDefinitions({
+      type: 'object',
+      properties: {
+        best: game,
+        worst: game,
+        white: { type: 'object', properties: { colour, result, games: {}, share: {} } },
+        black: { type: ['object', 'null'], properties: { colour, result, games: {}, rating: {} } },
+      },
+    });
+    // Worked by hand with the gains of tools/sharedDefs.ts. Repeats: `game` (144 bytes, twice: (144 − 27) × 2 −
+    // (144 + 12) = 78) beats the result enum (53 bytes, four times: 26 × 4 − 65 = 39) and becomes Shared; the
+    // enum, left three times (in Shared, white, black: 26 × 3 − 65 = 13), is Shared2; colour's enum (26 bytes)
+    // is too short. Shared properties: white and black share colour, result and games (85 bytes, two holders:
+    // (85 − 31) × 2 − (85 + 34) < 0), but colour and result alone (74 bytes) are in all three objects:
+    // (74 − 31) × 3 − (74 + 34) = 21, so they become Common.
+    expect(out).toEqual({
+      type: 'object',
+      properties: {
+        best: { $ref: '#/$defs/Shared' },
+        worst: { $ref: '#/$defs/Shared' },
+        white: { type: 'object', properties: { games: {}, share: {} }, $ref: '#/$defs/Common' },
+        black: { type: ['object', 'null'], properties: { games: {}, rating: {} }, $ref: '#/$defs/Common' },
+      },
+      $defs: {
+        Shared: { type: 'object', properties: { opponent: {} }, $ref: '#/$defs/Common' },
+        Shared2: result,
+        Common: { properties: { colour, result: { $ref: '#/$defs/Shared2' } } },
+      },
+    });
+    
+  });
+
+  test('validation is unchanged: the SDK’s validator accepts and refuses the same answers', () => {
+    const full: JsonSchema = {
+      type: 'object',
+      properties: {
+        white: { type: 'object', properties: { colour, result, games: { type: 'integer' }, share: { type: 'number' } } },
+        black: { type: ['object', 'null'], properties: { colour, result, games: { type: 'integer' }, rating: { type: 'integer' } } },
+      },
+    };
+    const shared = sharedDefinitions(full);
+    expect(shared.$defs).toBeDefined();
+    const [a, b] = [full, shared].map((s) => new AjvJsonSchemaValidator().getValidator(s as never));
+    const answers = [
+      { white: { colour: 'white', result: 'win', games: 3, share: 50 }, black: null },
+      { white: { colour: 'white', result: 'win', games: 3 }, black: { colour: 'black', result: 'loss', games: 1, rating: 1500 } },
+      { white: { colour: 'red', result: 'win', games: 3 }, black: null },
+      { white: { colour: 'white', result: 'win', games: 'three' }, black: null },
+      { white: { colour: 'white' }, black: { result: 'lost' } },
+      { white: 'none', black: null },
+    ];
+    expect(answers.map((x) => a(x).valid)).toEqual([true, true, false, false, false, false]);
+    expect(answers.map((x) => b(x).valid)).toEqual(answers.map((x) => a(x).valid));
   });
 });
