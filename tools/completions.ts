@@ -4,8 +4,8 @@ import type { PersonalCtx } from '../src/context.js';
 import { gameIdsWithPgn, gameLabels, opponentsByGames } from '../src/services/games/index.js';
 import { library } from '../src/services/library/index.js';
 import { listScouts } from '../src/services/prep/index.js';
+import { EXPLORER_RATINGS } from '../src/services/peers/index.js';
 import { tournamentsLookedAt } from '../src/services/tournaments/index.js';
-import { EXPLORER_RATINGS } from '../src/sources/lichess/explorer.js';
 import { tools } from './index.js';
 
 /**

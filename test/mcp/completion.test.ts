@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Listening } from '../../src/http/listen.js';
 import { storeDemoScout } from '../../src/services/prep/index.js';
-import { EXPLORER_RATINGS } from '../../src/sources/lichess/explorer.js';
+import { EXPLORER_RATINGS } from '../../src/services/peers/index.js';
 import { promptCompletions, resourceCompletions } from '../../tools/completions.js';
 import { prompts } from '../../tools/prompts.js';
 import { resourceDefinitions } from '../../tools/resources.js';

@@ -32,8 +32,10 @@ describe('MCP over stdio: prompts, resources and the auth message', { timeout: 1
     const client = await stdioClient({ CFP_TOKEN: token });
     try {
       expect((await client.listPrompts()).prompts).toHaveLength(7);
-      const p = await client.getPrompt({ name: 'review_game', arguments: { gameId: 'abc' } });
-      expect((p.messages[0].content as { text: string }).text).toContain('get_critical_moments with id abc');
+      const p = await client.getPrompt({ name: 'quiz_me', arguments: { count: '3' } });
+      expect((p.messages[0].content as { text: string }).text).toContain('Quiz me on 3 positions from my own games.');
+      // review_game resolves the game it is given with the owner's token; this owner has none yet.
+      await expect(client.getPrompt({ name: 'review_game', arguments: { gameId: 'latest' } })).rejects.toThrow('no game for "latest": you have no games yet; call list_games for ids');
       expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(10);
       const tree = JSON.parse(((await client.readResource({ uri: 'chess-footprint://openings/black' })).contents[0] as { text: string }).text);
       expect(tree).toMatchObject({ colour: 'black', games: 0, score: null, nextMoves: [] });

@@ -4,3 +4,5 @@ export { lichessFromChesscom, ratingGroup, TIME_CLASS_SPEEDS } from './level.js'
 export { ownerPositions, PEER_MAX_POSITIONS, PEER_MIN_OWNER_GAMES, PEER_PLIES, type OwnerPosition } from './positions.js';
 export { PeerRuns, peerRuns, setPeerRuns, TOKEN_REFUSED } from './runs.js';
 export { findingSentence, NO_TOKEN, PEERS_RULES, peersInsight, peersStamp, peersView, type PeersOptions } from './view.js';
+// The rating groups a caller may name (band=), for completion.
+export { EXPLORER_RATINGS } from '../../sources/lichess/explorer.js';

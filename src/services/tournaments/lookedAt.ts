@@ -1,4 +1,4 @@
-import { perApp } from '../common/perApp.js';
+import { perApp } from '../common/index.js';
 
 /** How many tournaments are remembered per owner. */
 export const LOOKED_AT_LIMIT = 20;
