@@ -210,12 +210,18 @@ export const reviewOpenings = definePrompt({
       ready = true;
       const tree = cutTree((moves) => openingTree(ctx, c, moves), (q) => `chess-footprint://openings/${c}${q}`);
       parts.push(...tree.parts);
+      // Findings often share a line (two of my moves in one position): each position is attached once.
+      const attached = new Set(parts.flatMap((p) => (p.type === 'resource' ? [p.resource.uri] : [])));
+      const once = (uri: string, read: () => unknown) => {
+        if (!attached.has(uri)) parts.push(attach(uri, read()));
+        attached.add(uri);
+      };
       const lines: string[] = [];
       for (const f of view.findings.slice(0, 3)) {
         const q = movesQuery(f.lineMoves);
-        parts.push(attach(`${uri}${q}`, peersView(ctx, c, { ...level, moves: f.lineMoves })));
-        if (!tree.parts.some((p) => p.type === 'resource' && p.resource.uri === `chess-footprint://openings/${c}${q}`)) parts.push(attach(`chess-footprint://openings/${c}${q}`, openingTree(ctx, c, f.lineMoves)));
-        lines.push(f.lineMoves || '(the start)');
+        once(`${uri}${q}`, () => peersView(ctx, c, { ...level, moves: f.lineMoves }));
+        once(`chess-footprint://openings/${c}${q}`, () => openingTree(ctx, c, f.lineMoves));
+        lines.push(`${f.lineMoves || '(the start)'}: ${f.san}`);
       }
       perColour.push(
         `As ${c}: my openings beside my peers are attached (${uri}${state === 'partial' ? `; partial: ${cached} of ${positions} positions compared, ${message ?? ''}` : ''}). Name level (the band and speed compared, and where the band came from). ${cutSentence(`My own ${c} tree (chess-footprint://openings/${c})`, tree)}` +

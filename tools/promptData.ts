@@ -34,15 +34,15 @@ export interface CutTree {
 }
 
 /**
- * A tree cut to a size a chat holds: the position after `from`, then breadth first the TREE_WIDTH most
+ * A tree cut to a size a chat holds: the start position, then breadth first the TREE_WIDTH most
  * played next moves of each position (those with TREE_MIN_GAMES games or more) to TREE_PLIES plies
  * below it, at most TREE_POSITIONS positions; each position is the JSON its resource URI gives.
  */
-export function cutTree(read: (moves: string) => TreePosition, uriOf: (query: string) => string, from = ''): CutTree {
+export function cutTree(read: (moves: string) => TreePosition, uriOf: (query: string) => string): CutTree {
   const parts: PromptPart[] = [];
   let leftOut = 0;
   // Breadth first, so the cut at TREE_POSITIONS keeps the positions nearest the start.
-  const queue: Array<{ moves: string; depth: number }> = [{ moves: from, depth: 0 }];
+  const queue: Array<{ moves: string; depth: number }> = [{ moves: '', depth: 0 }];
   for (let at = 0; at < queue.length; at += 1) {
     const { moves, depth } = queue[at];
     if (parts.length === TREE_POSITIONS) {
