@@ -9,6 +9,7 @@ import { resourceDefinitions } from '../../tools/resources.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { addGames, gameRow } from '../helpers/games.js';
 import { mcpClient, startServer } from '../helpers/server.js';
+import { chessResultsServer, useClient } from '../helpers/chessResultsFixture.js';
 
 /**
  * Issue 43, item 3: completion/complete for every prompt argument and resource template variable with a natural
@@ -118,11 +119,24 @@ describe('completion/complete', () => {
     await expect(reviewOf(anonymous, 'latest')).rejects.toThrow(/token/i);
   });
 
-  test('tournaments looked at: the tnr of the owner’s prepare_next_round, newest first, not another owner’s', async () => {
+  test('tournaments looked at: the tnr of the owner’s tournament tools and prepare_next_round, newest first, not another owner’s', async () => {
     expect(await prompt(alice, 'prepare_next_round', 'tnr', '')).toEqual([]);
+    // A chess-results stand-in serving the saved Jeddah pages (test/fixtures, as test/tools/tournaments.test.ts).
+    const { server: chessResults } = await chessResultsServer(['1473782']);
+    try {
+      useClient(app, chessResults);
+      expect((await alice.callTool({ name: 'get_tournament_state', arguments: { tnr: '1473782' } })).isError).toBeFalsy();
+      // The same tool without a token is nobody's look.
+      expect((await anonymous.callTool({ name: 'get_tournament_state', arguments: { tnr: '1473782' } })).isError).toBeFalsy();
+      // A failed call remembers nothing.
+      expect((await bob.callTool({ name: 'get_tournament_state', arguments: { tnr: '999' } })).isError).toBe(true);
+    } finally {
+      await chessResults.close();
+    }
+    expect(await prompt(alice, 'prepare_next_round', 'tnr', '')).toEqual(['1473782']);
     await alice.getPrompt({ name: 'prepare_next_round', arguments: { tnr: '1234567', player: 'Alice Owner' } });
     await alice.getPrompt({ name: 'prepare_next_round', arguments: { tnr: '7654321', player: 'Alice Owner' } });
-    expect(await prompt(alice, 'prepare_next_round', 'tnr', '')).toEqual(['7654321', '1234567']);
+    expect(await prompt(alice, 'prepare_next_round', 'tnr', '')).toEqual(['7654321', '1234567', '1473782']);
     expect(await prompt(alice, 'prepare_next_round', 'tnr', '12')).toEqual(['1234567']);
     expect(await prompt(bob, 'prepare_next_round', 'tnr', '')).toEqual([]);
     expect(await prompt(alice, 'prepare_next_round', 'player', 'al')).toEqual(['Alice Owner']);
