@@ -24,6 +24,8 @@ const DEVIATIONS_URI = 'chess-footprint://repertoire/{colour}/deviations';
 const PEERS_URI = 'chess-footprint://openings/{colour}/peers{?moves}';
 
 const COLOURS = ['white', 'black'] as const satisfies readonly Colour[];
+/** The repertoire deviations' game rows a prompt carries, newest first (the groups come whole). */
+const DEVIATION_ROWS = 10;
 const other = (c: Colour): Colour => (c === 'white' ? 'black' : 'white');
 
 const providerArg = ScoutProvider.describe('Where they play: lichess (siteB) or chess.com (siteA)');
@@ -84,8 +86,12 @@ async function opponentPart(ctx: PersonalCtx, provider: ScoutProviderId, usernam
     try {
       const deviations = await repertoireDeviations(ctx, own);
       const uri = `chess-footprint://repertoire/${own}/deviations`;
-      parts.push(attach(uri, deviations));
-      out.push(`Where my games leave my ${own} repertoire is attached (${uri}): check whether it has an answer to what they play (opponentsUnanswered, and the lines I leave it myself, ownDeviations).`);
+      // rows lists games one by one (30 KB for the demo's 250): the prompt needs the groups, so rows are cut.
+      const cut = deviations.rows.length > DEVIATION_ROWS;
+      parts.push(attach(uri, cut ? { ...deviations, rows: deviations.rows.slice(0, DEVIATION_ROWS) } : deviations));
+      out.push(
+        `Where my games leave my ${own} repertoire is attached (${uri}${cut ? `; rows cut to the ${DEVIATION_ROWS} newest of ${deviations.rows.length}, the rest as the resource gives it` : ''}): check whether it has an answer to what they play (opponentsUnanswered, and the lines I leave it myself, ownDeviations).`,
+      );
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 404) throw err;
       out.push(`I have not declared a ${own} repertoire, so chess-footprint://repertoire/${own}/deviations has nothing to attach (${err.message}). Only I can declare one; suggest it, and carry on without.`);

@@ -2,14 +2,18 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { PeerRuns, setPeerRuns } from '../../src/services/peers/index.js';
 import { connectSource } from '../../src/services/sync/connections.js';
-import { reviewOpenings, type PromptPart } from '../../tools/prompts.js';
+import { prepareForOpponent, reviewOpenings, type PromptPart } from '../../tools/prompts.js';
+import { callCtx, type PersonalCtx } from '../../src/context.js';
+import { seedDemo } from '../../src/demo/index.js';
+import { DEMO_SCOUT } from '../../src/demo/prep.js';
+import { repertoireDeviations } from '../../src/services/prep/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { fixturePath } from '../helpers/fixtures.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 import { addGames, gameRow } from '../helpers/games.js';
 
 /**
- * Issue 43: review_openings carries the peers' figures and the owner's tree itself. A local opening explorer
+ * Issue 43: the preparation prompts carry their data (tools/prepPrompts.ts). review_openings carries the peers' figures and the owner's tree itself. A local opening explorer
  * answers lichess's own example for 1.d4 d5 2.c4 c6 3.cxd5 (test/fixtures/explorer/SOURCE.md) and no games elsewhere.
  */
 describe('the review_openings prompt', () => {
@@ -92,4 +96,31 @@ describe('the review_openings prompt', () => {
     for (const tool of ['get_problem_lines', 'list_games', 'get_game']) expect(text).toContain(tool);
     expect(text).not.toMatch(/pick this prompt again|Stop there|\bread (the resource|chess-footprint)/i);
   });
+});
+
+describe('prepare_for_opponent on the demo store', () => {
+  let app: TestApp;
+  afterEach(async () => {
+    await app.close();
+  });
+
+  test('carries the repertoire deviations with their game rows cut to the 10 newest, and stays bounded', async () => {
+    app = makeTestApp();
+    const { user } = await seedDemo(app.deps, { games: 120 });
+    const ctx = callCtx(app.deps, user, { surface: 'mcp', key: 'mcp' }) as PersonalCtx;
+    const full = await repertoireDeviations(ctx, 'white');
+    expect(full.rows.length).toBeGreaterThan(10);
+    const parts = (await prepareForOpponent.render({ provider: DEMO_SCOUT.provider, username: DEMO_SCOUT.username, colour: 'white' }, ctx)) as PromptPart[];
+    const text = (parts[0] as { text: string }).text;
+    const carried = JSON.parse((parts.find((p) => p.type === 'resource' && p.resource.uri === 'chess-footprint://repertoire/white/deviations') as { resource: { text: string } }).resource.text);
+    // The newest ten rows, everything else as the resource gives it.
+    expect(carried).toEqual({ ...full, rows: full.rows.slice(0, 10) });
+    expect(text).toContain(`(chess-footprint://repertoire/white/deviations; rows cut to the 10 newest of ${full.rows.length}, the rest as the resource gives it)`);
+    // The demo player's black tree is cut at 12 positions, and says so.
+    expect(parts.filter((p) => p.type === 'resource' && p.resource.uri.includes('/players/siteB/demo-rival/openings/black'))).toHaveLength(12);
+    expect(text).toMatch(/Their black tree \(chess-footprint:\/\/players\/siteB\/demo-rival\/openings\/black\) is attached as 12 positions .*; cut there, \d+ more moves? with 2\+ games go on beyond it/);
+    // Bounded: the carried text, all parts together, under 40,000 characters (22,608 measured with the demo's default 500 games).
+    const chars = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : p.resource.text.length), 0);
+    expect(chars).toBeLessThan(40_000);
+  }, 120_000);
 });
