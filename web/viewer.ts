@@ -25,6 +25,8 @@ export interface ViewerOptions {
   note?: (ply: number) => string | undefined;
   /** Called after every move to a new ply (the evaluation graph follows it). */
   onPly?: (ply: number) => void;
+  /** Arrows to draw on the position after a ply (the chat board's moments: the move played, the engine's choice). */
+  arrows?: (ply: number) => ReadonlyArray<{ uci: string; kind: 'played' | 'best' }>;
 }
 
 const SYMBOLS: Array<[string, string]> = [
@@ -79,7 +81,7 @@ export function viewer(positions: Position[], opts: ViewerOptions = {}): Viewer 
     ply = Math.max(0, Math.min(positions.length - 1, n));
     const pos = positions[ply];
     clear(boardBox);
-    boardBox.append(board(pos.fen, { orientation: opts.orientation ?? 'white', lastMove: pos.uci, label: `position after ply ${ply}` }));
+    boardBox.append(board(pos.fen, { orientation: opts.orientation ?? 'white', lastMove: pos.uci, label: `position after ply ${ply}`, arrows: opts.arrows?.(ply) }));
     boardBox.setAttribute('data-ply', String(ply));
     for (const c of moveCells) c?.classList.remove('current');
     const cell = moveCells[ply];
