@@ -4,7 +4,7 @@
 // sandboxed iframe (scripts only, an opaque origin) under MCP Apps' default CSP, hands it the tool's input and
 // answer, sizes the frame to the height the app reports, passes the app's tools/call to the real server (through
 // the test's MCP client, exposed to the page as cfpCallTool) and keeps every ui/update-model-context it gets.
-import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 // The spec's default when a resource declares no csp (MCP Apps 2026-01-26, "Content Security Policy"): nothing
@@ -42,7 +42,7 @@ window.cfpShow = async (req) => {
   frame.style.border = '0';
   frame.srcdoc = req.html.replace('<head>', `<head><meta http-equiv="Content-Security-Policy" content="${DEFAULT_CSP}">`);
   document.body.append(frame);
-  const hostContext: McpUiHostContext = {
+  const hostContext: NonNullable<ConstructorParameters<typeof AppBridge>[3]>['hostContext'] = {
     theme: req.theme,
     displayMode: 'inline',
     platform: 'web',
