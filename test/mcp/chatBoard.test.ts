@@ -60,6 +60,8 @@ describe('the chat board over MCP', { timeout: 60_000 }, () => {
     expect(html).not.toMatch(/<script[^>]*\bsrc\s*=/i);
     expect(html).not.toMatch(/<link\b/i);
     expect(html).not.toMatch(/@import|url\(\s*["']?(?:https?:)?\/\//i);
+    // The libraries bundled into it travel with their licences.
+    for (const name of ['chess.js', '@modelcontextprotocol/ext-apps', '@modelcontextprotocol/sdk', 'zod']) expect(html).toContain(`${name} (https://www.npmjs.com/package/${name}):`);
     // Nor does it carry the optional React half of ext-apps.
     expect(html).not.toMatch(/react-dom|__SECRET_INTERNALS|useSyncExternalStore/);
   });
