@@ -38,7 +38,7 @@ function fenAfter(moves: readonly string[], plies: number): string {
 
 interface Context {
   content?: Array<{ type: string; text?: string }>;
-  structuredContent?: { fen: string; ply: number; moment: { engineChoice: string | null } | null; lastMove: { move: string } | null; nextMove: { move: string } | null };
+  structuredContent?: { fen: string; ply: number; totalPlies: number | null; moment: { engineChoice: string | null } | null; lastMove: { move: string } | null; nextMove: { move: string } | null };
 }
 
 describe.skipIf(!chromium)('the chat board in Chromium, through ext-apps’ AppBridge', { timeout: 90_000 }, () => {
@@ -112,15 +112,16 @@ describe.skipIf(!chromium)('the chat board in Chromium, through ext-apps’ AppB
     const frame = (await handle.contentFrame())!;
     // The whole game is on the board once its move list is there (fetched through the host when the answer lacks it).
     await frame.waitForSelector('[data-testid="move-list"]');
+    // …and the model has heard of it: an update from the whole game's board (it knows the game's length).
+    await page.waitForFunction(() => window.cfpContexts.some((c) => typeof (c.structuredContent as { totalPlies?: unknown } | undefined)?.totalPlies === 'number'));
     return frame;
   }
 
   const contexts = () => page.evaluate(() => window.cfpContexts as unknown[]) as Promise<Context[]>;
-  /** Waits for the model to be told of the position with this FEN, and returns that update. */
+  /** Waits until the model's latest word is the position with this FEN (the host keeps only the last), and returns it. */
   async function toldFen(fen: string): Promise<Context> {
-    await page.waitForFunction((f) => window.cfpContexts.some((c) => (c.structuredContent as { fen?: string } | undefined)?.fen === f), {}, fen);
-    const all = await contexts();
-    return all.filter((c) => c.structuredContent?.fen === fen).at(-1)!;
+    await page.waitForFunction((f) => (window.cfpContexts.at(-1)?.structuredContent as { fen?: string } | undefined)?.fen === f, {}, fen);
+    return (await contexts()).at(-1)!;
   }
 
   /** Nothing wider than the frame. */

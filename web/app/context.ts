@@ -59,6 +59,7 @@ export function modelContext(shown: Shown): { content: Array<{ type: 'text'; tex
     structuredContent: {
       fen: shown.fen,
       ply: shown.ply,
+      totalPlies: shown.totalPlies,
       gameId: shown.gameId,
       slug: shown.slug,
       lastMove: facts(shown.last),
