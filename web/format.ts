@@ -11,6 +11,26 @@ export function when(iso: string | null | undefined): string {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never';
 }
 
+/**
+ * A PGN date (PGN standard §8.1.1.3: "YYYY.MM.DD", unknown parts as "??") as the pages write dates:
+ * "1858.11.02" → "1858-11-02", "1834.??.??" → "1834", "1834.05.??" → "1834-05", all unknown → ''.
+ * An ISO date or time (a played game's) gives its day.
+ */
+export function pgnDate(d: string | null | undefined): string {
+  if (!d) return '';
+  const m = /^(\d{4}|\?{4})[.-](\d{2}|\?{2})[.-](\d{2}|\?{2})/.exec(d);
+  if (!m) return d;
+  const parts = [m[1], m[2], m[3]];
+  const known = parts.findIndex((x) => x.includes('?'));
+  return (known === -1 ? parts : parts.slice(0, known)).join('-');
+}
+
+/** A connection's status, without saying it twice ("demo: demo data: …" read as a stutter). */
+export function connectionStatus(c: { status: string; statusMessage: string | null }): string {
+  if (!c.statusMessage) return words(c.status);
+  return c.statusMessage.toLowerCase().startsWith(c.status.toLowerCase()) ? c.statusMessage : `${words(c.status)}: ${c.statusMessage}`;
+}
+
 export function evalText(e: { type: string; value: number; pawns?: number | null; mateIn?: number | null } | null | undefined): string {
   if (!e) return '—';
   if (e.type === 'mate') return `#${e.value}`;
@@ -68,6 +88,13 @@ export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n ===
 
 const TIME_CLASS_NAMES: Record<string, string> = { ultraBullet: 'ultrabullet', bullet: 'bullet', blitz: 'blitz', rapid: 'rapid', classical: 'classical', daily: 'daily', correspondence: 'correspondence', standard: 'standard (over the board)' };
 export const timeClassName = (t: string | null | undefined) => (t ? (TIME_CLASS_NAMES[t] ?? words(t)) : '—');
+
+/** The games list's orders (the API's `sort` values), as a player reads them. */
+export const SORT_NAMES = { 'date-desc': 'Newest first', 'date-asc': 'Oldest first', 'accuracy-desc': 'Best accuracy first', 'accuracy-asc': 'Worst accuracy first' } as const;
+export const sortName = (key: string) => (SORT_NAMES as Record<string, string>)[key] ?? words(key);
+
+/** A game's result from the owner's side, in words. */
+export const resultName = (r: string | null | undefined) => (r ? ({ win: 'won', draw: 'drawn', loss: 'lost' } as Record<string, string>)[r] ?? words(r) : '—');
 
 /** A camelCase or snake_case key as words: "excessErrors" → "excess errors", "hanging_piece" → "hanging piece". */
 export function words(key: string): string {

@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { legend, lineChart, type Series } from '../charts.js';
 import { clear, h, link, table } from '../dom.js';
-import { count, day, providerName, timeClassName, when } from '../format.js';
+import { connectionStatus, count, day, providerName, timeClassName, when } from '../format.js';
 
 const RANGES = ['30d', '90d', '1y', 'all'] as const;
 
@@ -14,11 +14,6 @@ async function ratingBlock(range: string, width: number): Promise<HTMLElement> {
   return h('div', {}, lineChart(series, { testid: 'rating-chart', label: `ratings, ${range}`, width }), legend(series));
 }
 
-/** A connection's status, without saying it twice ("demo: demo data: …" read as a stutter). */
-function statusText(c: { status: string; statusMessage: string | null }): string {
-  if (!c.statusMessage) return c.status;
-  return c.statusMessage.toLowerCase().startsWith(c.status.toLowerCase()) ? c.statusMessage : `${c.status}: ${c.statusMessage}`;
-}
 
 /** A sync's outcome per source in words; a demo store's made-up connections are skipped, as `sync` says. */
 function syncOutcome(results: any[], demo: Set<string>): string {
@@ -88,7 +83,7 @@ export async function overviewPage(main: HTMLElement): Promise<void> {
       p.connections.length
         ? table(
             ['Source', 'Account', 'Status', 'Last sync'],
-            p.connections.map((c: any) => [providerName(c.provider), c.account, statusText(c), when(c.lastSyncedAt)]),
+            p.connections.map((c: any) => [providerName(c.provider), c.account, connectionStatus(c), when(c.lastSyncedAt)]),
             undefined,
             true,
           )
