@@ -11,6 +11,11 @@ export function when(iso: string | null | undefined): string {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never';
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Day and month of an ISO date, kept on one line: "21 Nov" (a no-break space between). */
+export const dayMonth = (iso: string) => `${Number(iso.slice(8, 10))}\u00a0${MONTHS[Number(iso.slice(5, 7)) - 1]}`;
+
 /**
  * A PGN date (PGN standard §8.1.1.3: "YYYY.MM.DD", unknown parts as "??") as the pages write dates:
  * "1858.11.02" → "1858-11-02", "1834.??.??" → "1834", "1834.05.??" → "1834-05", all unknown → ''.
@@ -113,6 +118,9 @@ export const label = (key: string) => {
 
 /** W–D–L on one line (non-breaking dashes: "116–17–93" never wraps). */
 export const wdl = (r: { win: number; draw: number; loss: number }) => `${r.win}\u2060–\u2060${r.draw}\u2060–\u2060${r.loss}`;
+
+/** The W–D–L column's header, on one line like its figures. */
+export const WDL_HEADER = 'W\u2060–\u2060D\u2060–\u2060L';
 
 /** A side's name: "White", "Black". */
 export const colourName = (c: string) => (c === 'white' ? 'White' : 'Black');

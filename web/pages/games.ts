@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { h, link } from '../dom.js';
-import { colourName, count, day, providerName, sortName, SORT_NAMES, timeClassName } from '../format.js';
+import { colourName, count, day, dayMonth, providerName, sortName, SORT_NAMES, timeClassName } from '../format.js';
 import { navigate } from '../router.js';
 
 const SORTS = Object.keys(SORT_NAMES);
@@ -17,13 +17,11 @@ const CHOICE_NAMES: Record<string, (v: string) => string> = { provider: provider
 // On a phone the optional columns are hidden (style.css), so a row fits the screen.
 const COLUMNS: Array<[string, boolean]> = [['Date', false], ['Source', true], ['Time', true], ['Colour', true], ['Result', false], ['Opponent', false], ['Opening / event', true], ['Moves', true], ['Accuracy', false], ['Reviewed', false]];
 const SHORT: Record<string, string> = { Accuracy: 'Acc.', Reviewed: '✓' };
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The date in full, or on a phone "20 Nov" over "2026" (it wraps between the two, never inside a figure). */
 function dateCell(iso: string | null): Array<Node | string> {
   if (!iso) return ['—'];
-  const [y, m, d] = iso.slice(0, 10).split('-');
-  return [h('span', { class: 'long' }, day(iso)), h('span', { class: 'short' }, h('span', { class: 'nowrap' }, `${Number(d)}\u00a0${MONTHS[Number(m) - 1]}`), ' ', y)];
+  return [h('span', { class: 'long' }, day(iso)), h('span', { class: 'short' }, dayMonth(iso), ' ', iso.slice(0, 4))];
 }
 
 /** The side the owner played as a square of its colour: beside the word in the Colour column, and before the result on a phone (where that column gives way). */

@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { append, h, link, s, table } from '../dom.js';
-import { count, num, pct, rating, timeClassName, wdl, words } from '../format.js';
+import { count, num, pct, rating, timeClassName, wdl, WDL_HEADER, words } from '../format.js';
 
 /**
  * Horizontal bars of a score (0–100) per label, drawn at the width they get on screen (CSS pixels) so
@@ -138,7 +138,7 @@ export async function insightsPage(main: HTMLElement, _p: Record<string, string>
   append(main, [
     h('h1', {}, 'Insights'),
     h('p', { class: 'ranges' }, ...['30d', '90d', '1y', 'all'].flatMap((r) => [r === range ? h('strong', {}, RANGE_NAMES[r]) : link(`/insights?range=${r}`, RANGE_NAMES[r]), ' '])),
-    h('section', {}, h('h2', {}, 'Results'), table(['', 'Games', 'W–D–L', 'Score'], ['white', 'black', 'overall'].map((k) => [side[k], t[k].total, wdl(t[k]), pct(t[k].score)]))),
+    h('section', {}, h('h2', {}, 'Results'), table(['', 'Games', WDL_HEADER, 'Score'], ['white', 'black', 'overall'].map((k) => [side[k], t[k].total, wdl(t[k]), pct(t[k].score)]))),
     h(
       'p',
       {},

@@ -1,7 +1,7 @@
 import { api } from '../../api.js';
 import { legend, lineChart, type Series } from '../../charts.js';
 import { clear, h, moveLine, table } from '../../dom.js';
-import { colourName, count, day, pct, signed, timeClassName, wdl } from '../../format.js';
+import { colourName, count, day, pct, signed, timeClassName, wdl, WDL_HEADER } from '../../format.js';
 import { playerPath, scoutTree } from './tree.js';
 
 // A scouted player's page: results, recent form, rating trend, where they score worst, where the
@@ -65,7 +65,7 @@ function results(report: any): HTMLElement {
     ['As Black', report.byColour.black],
     ...report.timeClasses.map((t: any) => [`In ${timeClassName(t.timeClass)}`, t] as [string, any]),
   ];
-  return table(['', 'Games', 'W–D–L', 'Their score'], rows.map(([label, r]) => [label, r.games, wdl(r), pct(r.score)]), undefined, false);
+  return table(['', 'Games', WDL_HEADER, 'Their score'], rows.map(([label, r]) => [label, r.games, wdl(r), pct(r.score)]), undefined, false);
 }
 
 /** A line to open in the tree: the moves as pairs, with what is known there. */
