@@ -1,7 +1,7 @@
 import { plyGraph, plyVerdict } from '../analysis.js';
 import { api } from '../api.js';
 import { append, h } from '../dom.js';
-import { day, providerName, when } from '../format.js';
+import { day, providerName, timeClassName, when } from '../format.js';
 import { isCurrent, currentGeneration, navigate } from '../router.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
 import { viewer } from '../viewer.js';
@@ -22,7 +22,9 @@ async function allPlies(id: string): Promise<any[]> {
 export async function gamePage(main: HTMLElement, params: Record<string, string>): Promise<void> {
   const g = currentGeneration();
   const id = params.id;
-  const game = await api(`/api/v1/me/games/${encodeURIComponent(id)}`);
+  const [game, me] = await Promise.all([api(`/api/v1/me/games/${encodeURIComponent(id)}`), api('/api/v1/me')]);
+  // A game of a demo connection (a made-up account) has no game at the source to open (issue 45 item 9).
+  const madeUp = (me.connections as Array<{ provider: string; status: string }>).some((c) => c.provider === game.provider && c.status === 'demo');
   const reviewed = Boolean(game.review);
   const [plies, moments] = reviewed ? await Promise.all([allPlies(id), api(`/api/v1/me/games/${encodeURIComponent(id)}/critical-moments`)]) : [[], null];
   if (!isCurrent(g)) return;
@@ -33,7 +35,7 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
     h(
       'p',
       { class: 'muted' },
-      `${providerName(game.provider)} · ${game.timeClass ?? ''} · ${day(game.playedAt)} · ${game.result}${game.opening ? ` · ${game.opening}` : ''}${game.event ? ` · ${game.event}` : ''}`,
+      `${providerName(game.provider)} · ${timeClassName(game.timeClass)} · ${day(game.playedAt)} · ${game.result}${game.opening ? ` · ${game.opening}` : ''}${game.event ? ` · ${game.event}` : ''}`,
     ),
   );
 
@@ -72,7 +74,9 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
       : null,
     reviewed ? momentsSection(moments, view.go) : null,
     // A source's URL is untrusted too: only http(s) becomes a link (never javascript: or data:).
-    h('p', {}, /^https?:\/\//i.test(game.sourceUrl ?? '') ? h('a', { href: game.sourceUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Open at the source') : null),
+    madeUp
+      ? h('p', { class: 'muted', 'data-testid': 'source-link' }, `A made-up game of the demo: there is no game at ${providerName(game.provider)} to open.`)
+      : h('p', { 'data-testid': 'source-link' }, /^https?:\/\//i.test(game.sourceUrl ?? '') ? h('a', { href: game.sourceUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Open at the source') : null),
   ]);
   view.go(0);
 }
