@@ -107,7 +107,7 @@ export function viewer(positions: Position[], opts: ViewerOptions = {}): Viewer 
     }
     clear(info);
     if (ply === 0) info.append('Start position');
-    else info.append(h('strong', {}, `${Math.ceil(ply / 2)}${ply % 2 ? '.' : '...'} ${pos.san}`), ...(opts.describe?.(ply, pos) ?? []));
+    else info.append(h('strong', {}, `${Math.ceil(ply / 2)}${ply % 2 ? '.' : '…'} ${pos.san}`), ...(opts.describe?.(ply, pos) ?? []));
     opts.onPly?.(ply);
     updateCue();
   }

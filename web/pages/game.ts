@@ -111,7 +111,7 @@ function momentsSection(data: any, go: (ply: number) => void): HTMLElement {
     return h(
       'li',
       { class: 'moment', 'data-testid': 'moment', 'data-ply': m.ply },
-      h('button', { type: 'button', class: 'link', onclick: () => go(m.ply) }, `Move ${m.moveNumber}${m.sideToMove === 'white' ? '.' : '...'} ${m.playedMove?.san ?? ''}`),
+      h('button', { type: 'button', class: 'link', onclick: () => go(m.ply) }, `Move ${m.moveNumber}${m.sideToMove === 'white' ? '.' : '…'} ${m.playedMove?.san ?? ''}`),
       ` — ${m.type}, ${m.severity}${m.isUserMove ? ' (your move)' : ''}`,
       m.trainingQuestion ? h('p', {}, m.trainingQuestion) : null,
       m.hints?.length ? h('ul', { class: 'hints' }, ...m.hints.map((t: string) => h('li', {}, t))) : null,
