@@ -156,7 +156,7 @@ function weekly(report: any): HTMLElement {
   return h(
     'div',
     {},
-    h('h3', {}, which, h('span', { class: 'muted' }, ` (${report.weekStart} to ${report.weekEnd})`)),
+    h('h3', {}, which, h('span', { class: 'muted' }, ` (${dayMonth(report.weekStart)} – ${dayMonth(report.weekEnd)} ${report.weekEnd.slice(0, 4)})`)),
     table(['Source', 'Games', WDL_HEADER, 'Ratings', 'Best win'], rows),
     report.puzzles ? h('p', {}, `Puzzles: ${report.puzzles.solved} solved of ${report.puzzles.attempts}`) : null,
   );
