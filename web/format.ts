@@ -30,6 +30,12 @@ export function pgnDate(d: string | null | undefined): string {
   return (known === -1 ? parts : parts.slice(0, known)).join('-');
 }
 
+/**
+ * An engine's name for a player: the server's label without the network file ("Stockfish 19 WASM, full build,
+ * nn-1a298aa575a0.nnue" → "Stockfish 19 WASM, full build"); the whole label stays available as a tooltip.
+ */
+export const engineName = (label: string) => label.split(', ').filter((part) => !/^nn-[0-9a-f]+\.nnue$/i.test(part)).join(', ');
+
 /** A connection's status, without saying it twice ("demo: demo data: …" read as a stutter). */
 export function connectionStatus(c: { status: string; statusMessage: string | null }): string {
   if (!c.statusMessage) return words(c.status);

@@ -163,6 +163,10 @@ describe.skipIf(!chromium)('the second look: pages in words, at 360–1280 px', 
     expect(dates[lib.findIndex((g) => g.slug === 'mcdonnell-labourdonnais-1834')]).toBe('1834');
     await open('/library/mcdonnell-labourdonnais-1834', '[data-testid="move-list"]');
     expect(await page.$eval('main p.muted', (e) => e.textContent)).toMatch(/, 1834 · 0-1/);
+    // The engine in words: its network file's name (nn-<hash>.nnue) is for the tooltip, not the line.
+    const engine = await page.$eval('[data-testid="accuracy"]', (e) => ({ text: e.textContent ?? '', title: e.querySelector('p[title]')?.getAttribute('title') ?? null }));
+    expect(engine.text).not.toMatch(/nn-[0-9a-f]+\.nnue/);
+    if (engine.title) expect(engine.text).toContain(`${engine.title.replace(/, nn-[0-9a-f]+\.nnue/, '')}, depth `);
   });
 
   test('Settings: a demo connection’s status said once; the lichess token field labelled, its placeholder whole at 360 px', async () => {

@@ -1,7 +1,7 @@
 import { plyGraph, plyVerdict } from '../analysis.js';
 import { api } from '../api.js';
 import { append, h } from '../dom.js';
-import { day, providerName, timeClassName, when } from '../format.js';
+import { day, engineName, providerName, timeClassName, when } from '../format.js';
 import { isCurrent, currentGeneration, navigate } from '../router.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
 import { viewer } from '../viewer.js';
@@ -90,7 +90,7 @@ function accuracy(game: any): HTMLElement | null {
     'div',
     { class: 'accuracy', 'data-testid': 'accuracy' },
     h('p', {}, h('strong', {}, `Accuracy: White ${r.accuracyWhite}, Black ${r.accuracyBlack}`)),
-    h('p', { class: 'muted' }, `${r.engineVersion}, depth ${r.depth}, reviewed ${when(r.analysedAt)}`),
+    h('p', { class: 'muted', title: r.engineVersion }, `${engineName(r.engineVersion)}, depth ${r.depth}, reviewed ${when(r.analysedAt)}`),
     h('p', { class: 'muted' }, counts.map(([k, n]) => `${k} ${n}`).join(' · ')),
   );
 }

@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { h, link } from '../dom.js';
-import { pgnDate } from '../format.js';
+import { engineName, pgnDate } from '../format.js';
 import { pgnMoves, replay } from '../positions.js';
 import { viewer } from '../viewer.js';
 
@@ -33,7 +33,7 @@ function accuracy(a: { white: number; black: number; engine: string; depth: numb
     'div',
     { class: 'accuracy', 'data-testid': 'accuracy' },
     h('p', {}, h('strong', {}, `Accuracy: White ${a.white}, Black ${a.black}`)),
-    h('p', { class: 'muted' }, `${a.engine}, depth ${a.depth}`),
+    h('p', { class: 'muted', title: a.engine }, `${engineName(a.engine)}, depth ${a.depth}`),
   );
 }
 
