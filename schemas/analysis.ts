@@ -329,10 +329,10 @@ export const WeaknessProfile = z
       .describe('The definitions behind the numbers, for an agent to quote'),
     ranked: z
       .array(WeaknessBucket.extend({ rank: z.number().int().describe('1 = the biggest excess of errors') }))
-      .describe('Buckets with ≥ 5 reviewed games whose error rate is above the overall rate, worst first'),
+      .describe('Buckets with ≥ 5 reviewed games whose error rate is above the overall rate by more than chance (definitions.ranking), worst first'),
     unranked: z
-      .array(WeaknessBucket.extend({ reason: z.enum(['at-or-below-overall', 'clock-unknown', 'healthy-state']).describe('Why it has no rank (healthy-state: clock:ok names nothing to act on)') }))
-      .describe('Buckets with ≥ 5 games that are not ranked: at or below the overall rate, clock:unknown, or a healthy state such as clock:ok (counted, never ranked)'),
+      .array(WeaknessBucket.extend({ reason: z.enum(['at-or-below-overall', 'clock-unknown', 'healthy-state', 'within-chance']).describe('Why it has no rank (healthy-state: clock:ok names nothing to act on; within-chance: above the overall rate by no more than chance gives, definitions.ranking)') }))
+      .describe('Buckets with ≥ 5 games that are not ranked: at or below the overall rate, above it by no more than chance, clock:unknown, or a healthy state such as clock:ok (counted, never ranked)'),
     lowSample: z.array(WeaknessBucket).describe('Buckets with under 5 reviewed games: counts only, no rank'),
   })
   .describe("What goes wrong across the owner's reviewed games");

@@ -30,3 +30,6 @@ export const packageJson = JSON.parse(readFileSync(join(packageRoot, 'package.js
 };
 export const migrationsDir = join(packageRoot, 'src', 'store', 'migrations');
 export const dataDir = join(packageRoot, 'data');
+/** The chat board (MCP Apps): one self-contained HTML file, built by web/app/build.ts, served by tools/app.ts. */
+export const CHAT_BOARD_FILE = 'chat-board.html';
+export const chatBoardPath = join(packageRoot, 'dist', 'web', CHAT_BOARD_FILE);

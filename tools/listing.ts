@@ -4,6 +4,7 @@ import type { AnyTool } from './defineTool.js';
 import { inputJsonSchema, outputJsonSchema } from './jsonSchema.js';
 import type { PromptDefinition } from './prompts.js';
 import { leanOutputSchema } from './leanSchema.js';
+import { chatBoardToolMeta } from './app.js';
 
 /**
  * How the MCP server lists itself, from the registry and the prompt definitions beside it: read by
@@ -39,6 +40,8 @@ export function mcpToolListing(tool: AnyTool): Tool {
       // The four hints; the title is said once, as the tool's own (issue 43).
       annotations: { ...tool.annotations },
     };
+    const meta = chatBoardToolMeta(tool.name);
+    if (meta) listing._meta = meta;
     listings.set(tool, listing);
   }
   return listing;

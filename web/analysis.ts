@@ -19,5 +19,8 @@ export function plyGraph(plies: readonly AnalysedPly[], onPick: (ply: number) =>
   return plies.length ? evalGraph(plies.map((p) => ({ ply: p.ply, whiteChances: whiteWinChances(p.evalAfter, sign(p)), cls: p.classification })), onPick, width) : null;
 }
 
+/** The evaluation after a reviewed ply from White's view, as text: "−1.20", "#3", "—" when none is stored. */
+export const plyEvalText = (p: AnalysedPly) => evalText(whiteFrame(p.evalAfter, sign(p)));
+
 /** The verdict on a reviewed ply, under the board: " · mistake · −1.20 (White’s view)". */
-export const plyVerdict = (p: AnalysedPly) => ` · ${p.classification} · ${evalText(whiteFrame(p.evalAfter, sign(p)))} (White’s view)`;
+export const plyVerdict = (p: AnalysedPly) => ` · ${p.classification} · ${plyEvalText(p)} (White’s view)`;

@@ -13,6 +13,8 @@ export interface BoardOptions {
   /** The last move's squares (uci), highlighted. */
   lastMove?: string | null;
   label?: string;
+  /** Moves drawn as arrows over the pieces (uci): the move played from this position, the engine's choice. */
+  arrows?: ReadonlyArray<{ uci: string; kind: 'played' | 'best' }>;
 }
 
 /** The square of the king of the side to move when it is in check (a full FEN is needed), else null. */
@@ -80,5 +82,28 @@ export function board(fen: string, opts: BoardOptions = {}): SVGElement {
       file += 1;
     }
   });
+  for (const a of opts.arrows ?? []) {
+    const arrow = moveArrow(a.uci, a.kind, (sq) => at(FILES.indexOf(sq[0]), 8 - Number(sq[1])));
+    if (arrow) svg.append(arrow);
+  }
   return svg;
+}
+
+/** An arrow from the move's origin square to its target, square centre to centre, its head a triangle (no SVG
+ * marker: a marker's id would be shared by every board on a page). */
+function moveArrow(uci: string, kind: string, corner: (square: string) => { x: number; y: number }): SVGElement | null {
+  if (!/^[a-h][1-8][a-h][1-8]/.test(uci)) return null;
+  const from = corner(uci.slice(0, 2));
+  const to = corner(uci.slice(2, 4));
+  const [x1, y1, x2, y2] = [from.x + SQ / 2, from.y + SQ / 2, to.x + SQ / 2, to.y + SQ / 2];
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  if (!len) return null;
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const head = SQ * 0.42;
+  const [bx, by] = [x2 - ux * head, y2 - uy * head];
+  const w = SQ * 0.22;
+  // The shaft's two edges (half the head's width apart), then the head's barbs and tip.
+  const pt = (x: number, y: number, side: number) => `${(x + uy * side).toFixed(1)},${(y - ux * side).toFixed(1)}`;
+  const d = `M${pt(x1, y1, w * 0.45)} L${pt(bx, by, w * 0.45)} L${pt(bx, by, w)} L${pt(x2, y2, 0)} L${pt(bx, by, -w)} L${pt(bx, by, -w * 0.45)} L${pt(x1, y1, -w * 0.45)} Z`;
+  return s('path', { d, class: `arrow ${kind}`, 'data-testid': `arrow-${kind}`, 'data-uci': uci.slice(0, 4) });
 }

@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { buildChatBoard } from './app/build.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -28,6 +29,8 @@ export async function buildDashboard(outDir = join(root, 'dist', 'web')): Promis
   copyFileSync(join(here, 'favicon.svg'), join(outDir, 'assets', 'favicon.svg'));
   const chessLicence = readFileSync(join(root, 'node_modules', 'chess.js', 'LICENSE'), 'utf8');
   writeFileSync(join(outDir, 'assets', 'third-party-licenses.txt'), `The dashboard bundle (app.js) includes chess.js (https://github.com/jhlywa/chess.js):\n\n${chessLicence}`);
+  // The chat board (MCP Apps) beside it: one HTML file, its own bundle.
+  await buildChatBoard(outDir);
   const gzipBytes = ['app.js', 'app.css'].reduce((n, f) => n + gzipSync(readFileSync(join(outDir, 'assets', f)), { level: 9 }).length, 0) + gzipSync(readFileSync(join(outDir, 'index.html')), { level: 9 }).length;
   return { outDir, gzipBytes };
 }

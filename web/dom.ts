@@ -1,7 +1,7 @@
 // The one way the dashboard makes elements. Text always goes in through textContent (never
 // innerHTML), so every value from a source (opponent names, events, PGN comments) renders as text.
 
-import { label, lineMove, movePairs, plain } from './format.js';
+import { day, label, lineMove, movePairs, plain, when } from './format.js';
 
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
@@ -108,4 +108,10 @@ export function lineCrumbs(sans: readonly string[], onPick: (moves: string) => v
 /** A server's sentence whose `backticked` parts are commands: those become <code> (as text), the rest plain text. */
 export function prose(text: string): Array<Node | string> {
   return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? h('code', {}, part) : part));
+}
+
+/** A time for a narrow column: the day and the time each kept whole ("2026-11-11" over "17:00 UTC" when it must wrap, never four lines). */
+export function stamp(iso: string | null | undefined): HTMLElement {
+  if (!iso) return h('span', {}, when(iso));
+  return h('span', { class: 'stamp' }, h('span', { class: 'nowrap' }, day(iso)), ' ', h('span', { class: 'nowrap' }, when(iso).slice(11)));
 }

@@ -11,6 +11,37 @@ export function when(iso: string | null | undefined): string {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never';
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Day and month of an ISO date, kept on one line: "21 Nov" (a no-break space between). */
+export const dayMonth = (iso: string) => `${Number(iso.slice(8, 10))}\u00a0${MONTHS[Number(iso.slice(5, 7)) - 1]}`;
+
+/**
+ * A PGN date (PGN standard §8.1.1.3: "YYYY.MM.DD", unknown parts as "??") as the pages write dates:
+ * "1858.11.02" → "1858-11-02", "1834.??.??" → "1834", "1834.05.??" → "1834-05", all unknown → ''.
+ * An ISO date or time (a played game's) gives its day.
+ */
+export function pgnDate(d: string | null | undefined): string {
+  if (!d) return '';
+  const m = /^(\d{4}|\?{4})[.-](\d{2}|\?{2})[.-](\d{2}|\?{2})/.exec(d);
+  if (!m) return d;
+  const parts = [m[1], m[2], m[3]];
+  const known = parts.findIndex((x) => x.includes('?'));
+  return (known === -1 ? parts : parts.slice(0, known)).join('-');
+}
+
+/**
+ * An engine's name for a player: the server's label without the network file ("Stockfish 19 WASM, full build,
+ * nn-1a298aa575a0.nnue" → "Stockfish 19 WASM, full build"); the whole label stays available as a tooltip.
+ */
+export const engineName = (label: string) => label.split(', ').filter((part) => !/^nn-[0-9a-f]+\.nnue$/i.test(part)).join(', ');
+
+/** A connection's status, without saying it twice ("demo: demo data: …" read as a stutter). */
+export function connectionStatus(c: { status: string; statusMessage: string | null }): string {
+  if (!c.statusMessage) return words(c.status);
+  return c.statusMessage.toLowerCase().startsWith(c.status.toLowerCase()) ? c.statusMessage : `${words(c.status)}: ${c.statusMessage}`;
+}
+
 export function evalText(e: { type: string; value: number; pawns?: number | null; mateIn?: number | null } | null | undefined): string {
   if (!e) return '—';
   if (e.type === 'mate') return `#${e.value}`;
@@ -69,6 +100,13 @@ export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n ===
 const TIME_CLASS_NAMES: Record<string, string> = { ultraBullet: 'ultrabullet', bullet: 'bullet', blitz: 'blitz', rapid: 'rapid', classical: 'classical', daily: 'daily', correspondence: 'correspondence', standard: 'standard (over the board)' };
 export const timeClassName = (t: string | null | undefined) => (t ? (TIME_CLASS_NAMES[t] ?? words(t)) : '—');
 
+/** The games list's orders (the API's `sort` values), as a player reads them. */
+export const SORT_NAMES = { 'date-desc': 'Newest first', 'date-asc': 'Oldest first', 'accuracy-desc': 'Best accuracy first', 'accuracy-asc': 'Worst accuracy first' } as const;
+export const sortName = (key: string) => (SORT_NAMES as Record<string, string>)[key] ?? words(key);
+
+/** A game's result from the owner's side, in words. */
+export const resultName = (r: string | null | undefined) => (r ? ({ win: 'won', draw: 'drawn', loss: 'lost' } as Record<string, string>)[r] ?? words(r) : '—');
+
 /** A camelCase or snake_case key as words: "excessErrors" → "excess errors", "hanging_piece" → "hanging piece". */
 export function words(key: string): string {
   return key
@@ -86,6 +124,9 @@ export const label = (key: string) => {
 
 /** W–D–L on one line (non-breaking dashes: "116–17–93" never wraps). */
 export const wdl = (r: { win: number; draw: number; loss: number }) => `${r.win}\u2060–\u2060${r.draw}\u2060–\u2060${r.loss}`;
+
+/** The W–D–L column's header, on one line like its figures. */
+export const WDL_HEADER = 'W\u2060–\u2060D\u2060–\u2060L';
 
 /** A side's name: "White", "Black". */
 export const colourName = (c: string) => (c === 'white' ? 'White' : 'Black');

@@ -32,6 +32,19 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/settings$/, settingsPage, 'Settings'],
 ];
 
+/** What a page shows when its API answers 404 (an id that is not the owner's, or not there): a player's words, a way back. */
+const MISSING: Record<string, [string, string, string]> = {
+  Game: ['No game of yours at this address: it may have been deleted, or the link is mistyped.', '/games', 'Back to your games'],
+  'Study game': ['No study game of yours at this address: it may have been deleted, or the link is mistyped.', '/study', 'Back to your study games'],
+  'Library game': ['No library game at this address: the link may be mistyped.', '/library', 'Back to the library'],
+};
+
+function notFound(main: HTMLElement, text = 'No page at this address: the link may be mistyped, or the page has moved.', back = '/', backText = 'Back to the overview'): void {
+  document.title = 'Not found · chess-footprint';
+  clear(main);
+  main.append(h('h1', {}, 'Not found'), h('p', { 'data-testid': 'not-found' }, text), h('p', {}, link(back, backText)));
+}
+
 const NAV: Array<[string, string]> = [
   ['/', 'Overview'],
   ['/games', 'Games'],
@@ -103,10 +116,7 @@ async function render(): Promise<void> {
   const active = nav?.querySelector('a.active') as HTMLElement | null;
   if (nav && active && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = active.offsetLeft - nav.offsetLeft - (nav.clientWidth - active.offsetWidth) / 2;
   const route = ROUTES.find(([re]) => re.test(path));
-  if (!route) {
-    main.append(h('h1', {}, 'Not found'), h('p', {}, 'No page at this address. '), link('/', 'Back to the overview'));
-    return;
-  }
+  if (!route) return notFound(main);
   const [re, page, title] = route;
   document.title = `${title} · chess-footprint`;
   const params = (re.exec(path)!.groups ?? {}) as Record<string, string>;
@@ -114,6 +124,7 @@ async function render(): Promise<void> {
     await page(main, params, new URLSearchParams(location.search));
   } catch (err) {
     if (!isCurrent(g)) return;
+    if (err instanceof ApiFailure && err.status === 404 && MISSING[title]) return notFound(main, ...MISSING[title]);
     main.append(h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
   }
 }

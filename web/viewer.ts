@@ -25,6 +25,8 @@ export interface ViewerOptions {
   note?: (ply: number) => string | undefined;
   /** Called after every move to a new ply (the evaluation graph follows it). */
   onPly?: (ply: number) => void;
+  /** Arrows to draw on the position after a ply (the chat board's moments: the move played, the engine's choice). */
+  arrows?: (ply: number) => ReadonlyArray<{ uci: string; kind: 'played' | 'best' }>;
 }
 
 const SYMBOLS: Array<[string, string]> = [
@@ -75,24 +77,41 @@ export function viewer(positions: Position[], opts: ViewerOptions = {}): Viewer 
     }
   }
 
+  // A move list taller than its box scrolls: a cue under it names the moves below, so none is hidden without a sign
+  // (issue 45 item 9: the list stopped at 17…Be6 with 24 moves below and nothing said so). Clicking it scrolls on.
+  const cue = h('button', { type: 'button', class: 'link more-moves hidden', 'data-testid': 'more-moves', onclick: () => list.scrollBy({ top: list.clientHeight * 0.8 }) });
+  const updateCue = () => {
+    const rows = [...list.children].filter((li) => !li.classList.contains('note')) as HTMLElement[];
+    const bottom = list.scrollTop + list.clientHeight;
+    const below = rows.filter((li) => li.offsetTop + li.offsetHeight / 2 > bottom);
+    const from = below[0]?.querySelector('.num')?.textContent;
+    const to = below[below.length - 1]?.querySelector('.num')?.textContent;
+    cue.classList.toggle('hidden', !below.length);
+    cue.textContent = below.length ? `↓ ${below.length === 1 ? `move ${from?.replace(/[.…]$/, '')}` : `moves ${from?.replace(/[.…]$/, '')}–${to?.replace(/[.…]$/, '')}`} below` : '';
+  };
+  list.addEventListener('scroll', updateCue, { passive: true });
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(updateCue).observe(list);
+
   function go(n: number): void {
     ply = Math.max(0, Math.min(positions.length - 1, n));
     const pos = positions[ply];
     clear(boardBox);
-    boardBox.append(board(pos.fen, { orientation: opts.orientation ?? 'white', lastMove: pos.uci, label: `position after ply ${ply}` }));
+    boardBox.append(board(pos.fen, { orientation: opts.orientation ?? 'white', lastMove: pos.uci, label: `position after ply ${ply}`, arrows: opts.arrows?.(ply) }));
     boardBox.setAttribute('data-ply', String(ply));
     for (const c of moveCells) c?.classList.remove('current');
     const cell = moveCells[ply];
     cell?.classList.add('current');
     // Scroll the move list only (scrollIntoView would scroll the page too).
     if (cell && list.scrollHeight > list.clientHeight) {
-      const top = cell.offsetTop - list.offsetTop;
+      // The cell's place in the list's scrolled content, whatever the list's offset parent.
+      const top = cell.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
       if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - cell.offsetHeight) list.scrollTop = top - list.clientHeight / 2;
     }
     clear(info);
     if (ply === 0) info.append('Start position');
-    else info.append(h('strong', {}, `${Math.ceil(ply / 2)}${ply % 2 ? '.' : '...'} ${pos.san}`), ...(opts.describe?.(ply, pos) ?? []));
+    else info.append(h('strong', {}, `${Math.ceil(ply / 2)}${ply % 2 ? '.' : '…'} ${pos.san}`), ...(opts.describe?.(ply, pos) ?? []));
     opts.onPly?.(ply);
+    updateCue();
   }
 
   const controls = h(
@@ -114,5 +133,5 @@ export function viewer(positions: Position[], opts: ViewerOptions = {}): Viewer 
     e.preventDefault();
   };
   document.addEventListener('keydown', onKey);
-  return { boardColumn: h('div', { class: 'board-col' }, boardBox, controls, info), moveList: h('div', { class: 'move-box' }, list, symbolLegend(used)), go, current: () => ply };
+  return { boardColumn: h('div', { class: 'board-col' }, boardBox, controls, info), moveList: h('div', { class: 'move-box' }, list, cue, symbolLegend(used)), go, current: () => ply };
 }

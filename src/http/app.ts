@@ -83,6 +83,8 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   app.use(under('/fishnet', fishnetRouter(deps)));
   app.use(bodyErrorHandler);
   app.use((req: Request, res: Response) => {
+    // A person's browser at an unknown address gets the dashboard's Not found page; an API client its {error}.
+    if (dashboard.notFound(req, res)) return;
     res.status(404).json({ error: `no endpoint ${req.method} ${req.path}; see ${base}/openapi.json` });
   });
   // Last resort: an unexpected fault is a 500 `{error}`, never an HTML page.

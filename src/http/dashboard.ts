@@ -53,7 +53,15 @@ export interface Dashboard {
   routes: readonly SettingsRoute[];
   /** Stops a "sync now" in progress. */
   stop(): void;
+  /**
+   * The dashboard's Not found page (its shell with a 404 status: the client finds no page at the address and
+   * says so) for a browser asking for HTML at an unknown address outside the API; false when this is not such a request.
+   */
+  notFound(req: Request, res: Response): boolean;
 }
+
+/** Addresses whose unknown paths answer an API client's JSON {error}, whatever the client accepts. */
+const API_SPACE = /^\/(api|fishnet|health|share|\.well-known)(\/|$)/;
 
 /** The local web dashboard: a client of the REST API plus the settings API (not MCP tools). */
 export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
@@ -76,15 +84,18 @@ export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
   );
   // Read per request only when missing, so a dashboard built after the server started is found.
   let shell: string | null = null;
-  const page = (req: Request, res: Response, next: NextFunction) => {
-    // `/` also answers API clients with the JSON index; a browser asking for HTML gets the dashboard.
-    if (req.accepts(['json', 'html']) !== 'html') return next();
+  const sendShell = (res: Response, status: number) => {
     const file = join(DASHBOARD_DIR, 'index.html');
     if (shell === null && existsSync(file)) shell = readFileSync(file, 'utf8');
     securityHeaders(res);
     res.set('Cache-Control', 'no-store');
-    if (shell === null) return void res.status(503).type('text/plain').send('The dashboard is not built: run `npm run build` (or `npm ci`) in the chess-footprint folder.');
-    res.type('html').send(shell);
+    if (shell === null) return void res.status(status === 404 ? 404 : 503).type('text/plain').send('The dashboard is not built: run `npm run build` (or `npm ci`) in the chess-footprint folder.');
+    res.status(status).type('html').send(shell);
+  };
+  const page = (req: Request, res: Response, next: NextFunction) => {
+    // `/` also answers API clients with the JSON index; a browser asking for HTML gets the dashboard.
+    if (req.accepts(['json', 'html']) !== 'html') return next();
+    sendShell(res, 200);
   };
   const pages = express.Router();
   for (const path of PAGES) pages.get(path, page);
@@ -92,6 +103,11 @@ export function createDashboard(deps: AppDeps, baseUrl: string): Dashboard {
   return {
     router,
     routes,
+    notFound: (req, res) => {
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || API_SPACE.test(req.path) || req.accepts(['json', 'html']) !== 'html') return false;
+      sendShell(res, 404);
+      return true;
+    },
     stop: () => {
       syncRuns.stop();
       scoutRuns(deps).stop();

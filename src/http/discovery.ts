@@ -49,7 +49,11 @@ export function serverCard(tools: readonly AnyTool[], baseUrl: string) {
       description: 'Personal tools need Authorization: Bearer cfp_… (see /auth.md); library, tournament and calculator tools need none.',
       documentation: `${baseUrl}/auth.md`,
     },
-    tools: tools.map((t) => ({ ...mcpToolListing(t), _meta: { access: t.access, rest: `${t.rest.method} ${t.rest.path}` } })),
+    tools: tools.map((t) => {
+      const listing = mcpToolListing(t);
+      // The listing's own _meta (the chat board's, tools/app.ts) kept beside where the tool is served.
+      return { ...listing, _meta: { ...listing._meta, access: t.access, rest: `${t.rest.method} ${t.rest.path}` } };
+    }),
     prompts: prompts.map(promptListing),
     resourceTemplates: resourceDefinitions.map((d) => d.template),
   };

@@ -320,8 +320,9 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     // Shown to one decimal.
     expect(Math.abs(detail.review.accuracyWhite - expected.white)).toBeLessThanOrEqual(0.05 + 1e-9);
     expect(Math.abs(detail.review.accuracyBlack - expected.black)).toBeLessThanOrEqual(0.05 + 1e-9);
-    // The engine as the worker named it.
-    expect(detail.review.engineVersion).toContain('fishnet-conformance/1.0');
+    // The engine in words, on the machine the key is named for (issue 45 item 8): fishnet clients run Stockfish, and the
+    // User-Agent `fishnet-conformance/1.0 (test)` names the client's version, never shown as the engine's name.
+    expect(detail.review.engineVersion).toBe('Stockfish (fishnet 1.0) on laptop');
     // MultiPV 1, as an imported lichess review: no `great`, no alternatives.
     const plies = (await (await fetch(`${base}/api/v1/me/games/${gameId}/analysis`, { headers: auth(token) })).json()) as { plies: Array<Record<string, unknown>> };
     expect(JSON.stringify(plies)).not.toContain('"great"');
@@ -374,7 +375,7 @@ console.log(JSON.stringify(await r.json())); setInterval(() => {}, 1000);`;
     // The dead worker's job id is void; the review is stored once.
     expect((await post(`/fishnet/analysis/${held.work.id}?stop=true`, key, { stockfish: { flavor: 'nnue' }, analysis })).status).toBe(404);
     const detail = (await (await fetch(`${base}/api/v1/me/games/${shortGameId}`, { headers: auth(token) })).json()) as { review: { engineVersion: string } | null };
-    expect(detail.review?.engineVersion).toContain('fishnet-conformance');
+    expect(detail.review?.engineVersion).toBe('Stockfish (fishnet 1.0) on laptop');
   }, 60_000);
 
   test('the owner sees each machine (last contact, reviews stored, pace), never a key; /health counts connected workers', async () => {

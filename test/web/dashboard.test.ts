@@ -393,8 +393,9 @@ describe.skipIf(!chromium)('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(await page.$$eval('[data-testid="review-queue"] td a', (a) => a.filter((x) => x.textContent === 'game').length)).toBe(0);
     const weeks = await page.$$eval('[data-testid="week-comparison"] tbody tr', (r) => r.map((x) => x.querySelector('td')!.textContent));
     expect(weeks).toHaveLength(2);
-    expect(weeks[0]).toMatch(/^This week so far \(from Sat \d+ \w+\)$/);
-    expect(weeks[1]).toMatch(/^Last week \(\d+ \w+ – \d+ \w+\)$/);
+    // Day and month held together by a no-break space, so a date never splits across lines (issue 45 item 10).
+    expect(weeks[0]).toMatch(/^This week so far \(from Sat \d+\u00a0\w+\)$/);
+    expect(weeks[1]).toMatch(/^Last week \(\d+\u00a0\w+ – \d+\u00a0\w+\)$/);
   });
 
   test('sign out, then sign in by pasting a token', async () => {

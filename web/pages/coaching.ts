@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { board } from '../board.js';
-import { h, table } from '../dom.js';
-import { day, when, words } from '../format.js';
+import { h, stamp, table } from '../dom.js';
+import { day, words } from '../format.js';
 
 /** Focuses, the coaching log, and saved positions on boards. */
 export async function coachingPage(main: HTMLElement): Promise<void> {
@@ -10,7 +10,7 @@ export async function coachingPage(main: HTMLElement): Promise<void> {
     h('h1', {}, 'Coaching'),
     h('section', {}, h('h2', {}, 'Focuses'), h('ul', {}, ...state.focuses.active.map((f: any) => h('li', {}, f.title, h('span', { class: 'muted' }, ` since ${day(f.createdAt)}`)))), state.focuses.recentlyResolved.length ? h('p', { class: 'muted' }, `Recently resolved: ${state.focuses.recentlyResolved.map((f: any) => f.title).join('; ')}`) : null),
     h('section', {}, h('h2', {}, 'Open assignments'), state.openAssignments.length ? h('ul', {}, ...state.openAssignments.map((a: any) => h('li', {}, a.body))) : h('p', { class: 'muted' }, 'None.')),
-    h('section', {}, h('h2', {}, 'Log'), table(['When', 'Kind', 'Entry'], state.entries.map((e: any) => [when(e.createdAt), words(e.kind), e.body]))),
+    h('section', {}, h('h2', {}, 'Log'), table(['When', 'Kind', 'Entry'], state.entries.map((e: any) => [stamp(e.createdAt), words(e.kind), e.body]))),
     h(
       'section',
       {},

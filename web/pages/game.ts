@@ -1,7 +1,7 @@
 import { plyGraph, plyVerdict } from '../analysis.js';
 import { api } from '../api.js';
 import { append, h } from '../dom.js';
-import { day, providerName, when } from '../format.js';
+import { day, engineName, providerName, timeClassName, when } from '../format.js';
 import { isCurrent, currentGeneration, navigate } from '../router.js';
 import { pgnStartFen, replay, type Position } from '../positions.js';
 import { viewer } from '../viewer.js';
@@ -22,7 +22,9 @@ async function allPlies(id: string): Promise<any[]> {
 export async function gamePage(main: HTMLElement, params: Record<string, string>): Promise<void> {
   const g = currentGeneration();
   const id = params.id;
-  const game = await api(`/api/v1/me/games/${encodeURIComponent(id)}`);
+  const [game, me] = await Promise.all([api(`/api/v1/me/games/${encodeURIComponent(id)}`), api('/api/v1/me')]);
+  // A game of a demo connection (a made-up account) has no game at the source to open (issue 45 item 9).
+  const madeUp = (me.connections as Array<{ provider: string; status: string }>).some((c) => c.provider === game.provider && c.status === 'demo');
   const reviewed = Boolean(game.review);
   const [plies, moments] = reviewed ? await Promise.all([allPlies(id), api(`/api/v1/me/games/${encodeURIComponent(id)}/critical-moments`)]) : [[], null];
   if (!isCurrent(g)) return;
@@ -33,7 +35,7 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
     h(
       'p',
       { class: 'muted' },
-      `${providerName(game.provider)} · ${game.timeClass ?? ''} · ${day(game.playedAt)} · ${game.result}${game.opening ? ` · ${game.opening}` : ''}${game.event ? ` · ${game.event}` : ''}`,
+      `${providerName(game.provider)} · ${timeClassName(game.timeClass)} · ${day(game.playedAt)} · ${game.result}${game.opening ? ` · ${game.opening}` : ''}${game.event ? ` · ${game.event}` : ''}`,
     ),
   );
 
@@ -72,7 +74,9 @@ export async function gamePage(main: HTMLElement, params: Record<string, string>
       : null,
     reviewed ? momentsSection(moments, view.go) : null,
     // A source's URL is untrusted too: only http(s) becomes a link (never javascript: or data:).
-    h('p', {}, /^https?:\/\//i.test(game.sourceUrl ?? '') ? h('a', { href: game.sourceUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Open at the source') : null),
+    madeUp
+      ? h('p', { class: 'muted', 'data-testid': 'source-link' }, `A made-up game of the demo: there is no game at ${providerName(game.provider)} to open.`)
+      : h('p', { 'data-testid': 'source-link' }, /^https?:\/\//i.test(game.sourceUrl ?? '') ? h('a', { href: game.sourceUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Open at the source') : null),
   ]);
   view.go(0);
 }
@@ -86,7 +90,7 @@ function accuracy(game: any): HTMLElement | null {
     'div',
     { class: 'accuracy', 'data-testid': 'accuracy' },
     h('p', {}, h('strong', {}, `Accuracy: White ${r.accuracyWhite}, Black ${r.accuracyBlack}`)),
-    h('p', { class: 'muted' }, `${r.engineVersion}, depth ${r.depth}, reviewed ${when(r.analysedAt)}`),
+    h('p', { class: 'muted', title: r.engineVersion }, `${engineName(r.engineVersion)}, depth ${r.depth}, reviewed ${when(r.analysedAt)}`),
     h('p', { class: 'muted' }, counts.map(([k, n]) => `${k} ${n}`).join(' · ')),
   );
 }
@@ -107,7 +111,7 @@ function momentsSection(data: any, go: (ply: number) => void): HTMLElement {
     return h(
       'li',
       { class: 'moment', 'data-testid': 'moment', 'data-ply': m.ply },
-      h('button', { type: 'button', class: 'link', onclick: () => go(m.ply) }, `Move ${m.moveNumber}${m.sideToMove === 'white' ? '.' : '...'} ${m.playedMove?.san ?? ''}`),
+      h('button', { type: 'button', class: 'link', onclick: () => go(m.ply) }, `Move ${m.moveNumber}${m.sideToMove === 'white' ? '.' : '…'} ${m.playedMove?.san ?? ''}`),
       ` — ${m.type}, ${m.severity}${m.isUserMove ? ' (your move)' : ''}`,
       m.trainingQuestion ? h('p', {}, m.trainingQuestion) : null,
       m.hints?.length ? h('ul', { class: 'hints' }, ...m.hints.map((t: string) => h('li', {}, t))) : null,

@@ -1,9 +1,9 @@
 import { api } from '../api.js';
 import { h, link } from '../dom.js';
-import { day, providerName } from '../format.js';
+import { colourName, count, day, dayMonth, providerName, sortName, SORT_NAMES, timeClassName } from '../format.js';
 import { navigate } from '../router.js';
 
-const SORTS = ['date-desc', 'date-asc', 'accuracy-desc', 'accuracy-asc'];
+const SORTS = Object.keys(SORT_NAMES);
 const CHOICES: Record<string, string[]> = {
   provider: ['siteA', 'siteB', 'fed', 'manual', 'pgn'],
   result: ['win', 'draw', 'loss'],
@@ -12,9 +12,20 @@ const CHOICES: Record<string, string[]> = {
   reviewed: ['yes', 'no'],
 };
 const CHOICE_LABELS: Record<string, string> = { timeClass: 'Time class', reviewed: 'Reviewed' };
+/** Each menu's values in words (the address keeps the API's keys). */
+const CHOICE_NAMES: Record<string, (v: string) => string> = { provider: providerName, colour: colourName, timeClass: timeClassName };
 // On a phone the optional columns are hidden (style.css), so a row fits the screen.
 const COLUMNS: Array<[string, boolean]> = [['Date', false], ['Source', true], ['Time', true], ['Colour', true], ['Result', false], ['Opponent', false], ['Opening / event', true], ['Moves', true], ['Accuracy', false], ['Reviewed', false]];
-const SHORT: Record<string, string> = { Accuracy: 'Acc.', Reviewed: 'Rev.' };
+const SHORT: Record<string, string> = { Accuracy: 'Acc.', Reviewed: '✓' };
+
+/** The date in full, or on a phone "20 Nov" over "2026" (it wraps between the two, never inside a figure). */
+function dateCell(iso: string | null): Array<Node | string> {
+  if (!iso) return ['—'];
+  return [h('span', { class: 'long' }, day(iso)), h('span', { class: 'short' }, dayMonth(iso), ' ', iso.slice(0, 4))];
+}
+
+/** The side the owner played as a square of its colour: beside the word in the Colour column, and before the result on a phone (where that column gives way). */
+const chip = (c: string) => h('span', { class: `chip ${c}`, role: 'img', title: `as ${colourName(c)}`, 'aria-label': `as ${colourName(c)}` });
 const TEXT_FIELDS: Array<[string, string, string]> = [
   ['q', 'Search', 'search'],
   ['opponent', 'Opponent', 'text'],
@@ -31,10 +42,10 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
     form.append(h('label', {}, label, h('input', { name, type, value: query.get(name) ?? '', 'data-testid': `filter-${name}` })));
   }
   for (const [name, values] of Object.entries(CHOICES)) {
-    const select = h('select', { name, 'data-testid': `filter-${name}` }, h('option', { value: '' }, 'any'), ...values.map((v) => h('option', { value: v, selected: query.get(name) === v }, name === 'provider' ? providerName(v) : v)));
+    const select = h('select', { name, 'data-testid': `filter-${name}` }, h('option', { value: '' }, 'any'), ...values.map((v) => h('option', { value: v, selected: query.get(name) === v }, CHOICE_NAMES[name]?.(v) ?? v)));
     form.append(h('label', {}, CHOICE_LABELS[name] ?? name[0].toUpperCase() + name.slice(1), select));
   }
-  form.append(h('label', {}, 'Sort', h('select', { name: 'sort' }, ...SORTS.map((v) => h('option', { value: v, selected: (query.get('sort') ?? 'date-desc') === v }, v)))));
+  form.append(h('label', {}, 'Sort', h('select', { name: 'sort' }, ...SORTS.map((v) => h('option', { value: v, selected: (query.get('sort') ?? 'date-desc') === v }, sortName(v))))));
   form.append(h('button', { type: 'submit', 'data-testid': 'filter-apply' }, 'Apply'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -50,12 +61,13 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
     h(
       'tr',
       { 'data-testid': 'games-row', 'data-id': g.id },
-      h('td', { class: 'date' }, link(`/games/${encodeURIComponent(g.id)}`, day(g.playedAt))),
+      h('td', { class: 'date' }, link(`/games/${encodeURIComponent(g.id)}`, ...dateCell(g.playedAt))),
       h('td', { class: 'opt' }, providerName(g.provider)),
-      h('td', { class: 'opt' }, g.timeClass ?? '—'),
-      h('td', { class: 'opt' }, g.colour),
-      h('td', { class: `result ${g.result}` }, g.result),
-      h('td', { class: 'opponent' }, g.opponent ?? '—', g.opponentRating ? ` (${g.opponentRating})` : ''),
+      h('td', { class: 'opt' }, timeClassName(g.timeClass)),
+      h('td', { class: 'opt colour' }, chip(g.colour), ` ${colourName(g.colour)}`),
+      h('td', { class: `result ${g.result}` }, h('span', { class: 'short' }, chip(g.colour)), g.result),
+      // A name never breaks inside itself; its rating may go under it.
+      h('td', { class: 'opponent' }, h('span', { class: 'name' }, g.opponent ?? '—'), g.opponentRating ? ' ' : '', g.opponentRating ? h('span', { class: 'nowrap' }, `(${g.opponentRating})`) : ''),
       h('td', { class: 'opt' }, g.opening ?? g.event ?? '—'),
       h('td', { class: 'num opt' }, g.movesCount || '—'),
       h('td', { class: 'num' }, g.accuracy ?? '—'),
@@ -72,7 +84,7 @@ export async function gamesPage(main: HTMLElement, _params: Record<string, strin
     h('h1', {}, 'Games'),
     // On a phone the filters fold away unless one is set.
     h('details', { class: 'filter-box', open: window.innerWidth > 720 || [...query.keys()].some((k) => k !== 'page' && k !== 'sort') }, h('summary', {}, 'Filters and sort'), form),
-    h('p', { class: 'muted', 'data-testid': 'games-total' }, `${list.total} game(s) · page ${page} of ${list.pageCount}`),
+    h('p', { class: 'muted', 'data-testid': 'games-total' }, `${count(list.total, 'game')} · page ${page} of ${list.pageCount}`),
     h(
       'table',
       { class: 'games compact' },

@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { append, h, link, s, table } from '../dom.js';
-import { count, num, pct, rating, timeClassName, wdl, words } from '../format.js';
+import { count, num, pct, rating, timeClassName, wdl, WDL_HEADER, words } from '../format.js';
 
 /**
  * Horizontal bars of a score (0–100) per label, drawn at the width they get on screen (CSS pixels) so
@@ -95,6 +95,9 @@ function findingBar(rate: number, overall: number, max: number): SVGElement {
   );
 }
 
+/** The server's rule for a finding (src/services/stats/weakness.ts), in words. */
+const RULE = 'at least 2 errors more than your average predicts, more than chance gives 1 time in 20';
+
 /** The weakness profile as ranked findings in sentences, each with its bar and its games. */
 function findings(w: { reviewedGames: number; moves: number; errors: number; overallErrorRate: number; ranked: Array<Bucket & { rank: number }> }): HTMLElement {
   const per100 = (r: number) => num(r * 100);
@@ -105,7 +108,7 @@ function findings(w: { reviewedGames: number; moves: number; errors: number; ove
       ? `Over ${count(w.reviewedGames, 'reviewed game')} (${w.moves} of your moves) you made ${count(w.errors, 'error')}: ${per100(w.overallErrorRate)} per 100 moves. An error is a mistake, a missed win or a blunder.`
       : 'No reviewed games in this range yet: request reviews from a game’s page (or run `chess-footprint review`) and your weak spots appear here.',
   );
-  if (!w.ranked.length) return h('div', {}, intro, w.moves ? h('p', {}, 'Nothing stands out: no group of five or more reviewed games has more errors than your average. Keep playing and reviewing.') : null);
+  if (!w.ranked.length) return h('div', {}, intro, w.moves ? h('p', { 'data-testid': 'no-findings' }, `Nothing stands out yet: no group of five or more reviewed games has clearly more errors than your average (${RULE}). Review more games and look again.`) : null);
   const shown = w.ranked.slice(0, 8);
   const max = Math.max(...shown.map((b) => b.errorRate), w.overallErrorRate) * 1.1;
   return h(
@@ -124,7 +127,7 @@ function findings(w: { reviewedGames: number; moves: number; errors: number; ove
         ),
       ),
     ),
-    h('p', { class: 'muted' }, 'Ranked by errors beyond what your average predicts for that many moves; the tick on each bar marks your average. Groups of fewer than five reviewed games are not ranked.'),
+    h('p', { class: 'muted' }, `Ranked by errors beyond what your average predicts for that many moves; the tick on each bar marks your average. A group is shown only with five or more reviewed games and ${RULE}.`),
   );
 }
 
@@ -138,7 +141,7 @@ export async function insightsPage(main: HTMLElement, _p: Record<string, string>
   append(main, [
     h('h1', {}, 'Insights'),
     h('p', { class: 'ranges' }, ...['30d', '90d', '1y', 'all'].flatMap((r) => [r === range ? h('strong', {}, RANGE_NAMES[r]) : link(`/insights?range=${r}`, RANGE_NAMES[r]), ' '])),
-    h('section', {}, h('h2', {}, 'Results'), table(['', 'Games', 'W–D–L', 'Score'], ['white', 'black', 'overall'].map((k) => [side[k], t[k].total, wdl(t[k]), pct(t[k].score)]))),
+    h('section', {}, h('h2', {}, 'Results'), table(['', 'Games', WDL_HEADER, 'Score'], ['white', 'black', 'overall'].map((k) => [side[k], t[k].total, wdl(t[k]), pct(t[k].score)]))),
     h(
       'p',
       {},

@@ -1,5 +1,6 @@
 import { api } from '../api.js';
 import { h, link } from '../dom.js';
+import { engineName, pgnDate } from '../format.js';
 import { pgnMoves, replay } from '../positions.js';
 import { viewer } from '../viewer.js';
 
@@ -8,7 +9,7 @@ const COLUMNS: Array<[string, boolean]> = [['Game', false], ['Event', true], ['D
 
 export async function libraryPage(main: HTMLElement): Promise<void> {
   const data = await api('/api/v1/library');
-  const rows = data.games.map((g: any) => [link(`/library/${encodeURIComponent(g.slug)}`, `${g.white} – ${g.black}`), g.event, g.date, g.result, g.opening ?? '', g.era]);
+  const rows = data.games.map((g: any) => [link(`/library/${encodeURIComponent(g.slug)}`, `${g.white} – ${g.black}`), g.event, pgnDate(g.date), g.result, g.opening ?? '', g.era]);
   main.append(
     h('h1', {}, 'Library'),
     h(
@@ -32,7 +33,7 @@ function accuracy(a: { white: number; black: number; engine: string; depth: numb
     'div',
     { class: 'accuracy', 'data-testid': 'accuracy' },
     h('p', {}, h('strong', {}, `Accuracy: White ${a.white}, Black ${a.black}`)),
-    h('p', { class: 'muted' }, `${a.engine}, depth ${a.depth}`),
+    h('p', { class: 'muted', title: a.engine }, `${engineName(a.engine)}, depth ${a.depth}`),
   );
 }
 
@@ -43,7 +44,7 @@ export async function libraryGamePage(main: HTMLElement, params: Record<string, 
   main.append(
     h('p', { class: 'crumb' }, link('/library', '← Library')),
     h('h1', {}, `${g.white} – ${g.black}`),
-    h('p', { class: 'muted' }, `${g.event}, ${g.site}, ${g.date} · ${g.result}${g.opening ? ` · ${g.opening}` : ''}`),
+    h('p', { class: 'muted' }, `${[g.event, g.site, pgnDate(g.date)].filter(Boolean).join(', ')} · ${g.result}${g.opening ? ` · ${g.opening}` : ''}`),
     // The essay beside the board (under the moves), so its move numbers can be followed on the board.
     h('div', { class: 'game library-game' }, view.boardColumn, h('div', { class: 'side' }, accuracy(g.accuracy), view.moveList, h('section', {}, essay(g.essay)))),
   );

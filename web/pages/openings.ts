@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { board } from '../board.js';
 import { clear, h, lineCrumbs, link, moveLine } from '../dom.js';
-import { colourName, count, day, num, numberedMove, pct, signed, wdl } from '../format.js';
+import { colourName, count, day, num, numberedMove, pct, signed, wdl, WDL_HEADER } from '../format.js';
 import { replay } from '../positions.js';
 import { currentGeneration, isCurrent } from '../router.js';
 import { addPeersColumn, peersCard, type PeersView } from './peers.js';
@@ -10,7 +10,7 @@ type Colour = 'white' | 'black';
 
 // The next moves as a compact table (never stacked as cards: a tree reads down a column); on a
 // phone the accuracy and evaluation columns give way.
-const TREE_COLUMNS: Array<[string, boolean]> = [['Move', false], ['Games', false], ['W–D–L', false], ['Score', false], ['Accuracy', true], ['Eval after', true]];
+const TREE_COLUMNS: Array<[string, boolean]> = [['Move', false], ['Games', false], [WDL_HEADER, false], ['Score', false], ['Accuracy', true], ['Eval after', true]];
 function treeTable(rows: Array<Array<Node | string | number>>): HTMLTableElement {
   return h(
     'table',
@@ -21,7 +21,7 @@ function treeTable(rows: Array<Array<Node | string | number>>): HTMLTableElement
 }
 
 // Problem lines: the line (with its colour and games link), then the figures; baseline and drop give way on a phone.
-const PROBLEM_COLUMNS: Array<[string, boolean]> = [['Line', false], ['Games', false], ['W–D–L', false], ['Score', false], ['Your usual', true], ['Below usual', true]];
+const PROBLEM_COLUMNS: Array<[string, boolean]> = [['Line', false], ['Games', false], [WDL_HEADER, false], ['Score', false], ['Your usual', true], ['Below usual', true]];
 
 /** Games with this colour whose moves start with the line, for the list under the tree. */
 const gamesQuery = (colour: Colour, line: string) => ({ colour, ...(line ? { lineMoves: line } : {}) });

@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { legend, lineChart, type Series } from '../charts.js';
-import { clear, h, link, table } from '../dom.js';
-import { count, day, providerName, timeClassName, when } from '../format.js';
+import { clear, h, link, stamp, table } from '../dom.js';
+import { connectionStatus, count, dayMonth, day, pct, pgnDate, providerName, rating, signed, timeClassName, wdl, WDL_HEADER, when } from '../format.js';
 
 const RANGES = ['30d', '90d', '1y', 'all'] as const;
 
@@ -14,11 +14,6 @@ async function ratingBlock(range: string, width: number): Promise<HTMLElement> {
   return h('div', {}, lineChart(series, { testid: 'rating-chart', label: `ratings, ${range}`, width }), legend(series));
 }
 
-/** A connection's status, without saying it twice ("demo: demo data: …" read as a stutter). */
-function statusText(c: { status: string; statusMessage: string | null }): string {
-  if (!c.statusMessage) return c.status;
-  return c.statusMessage.toLowerCase().startsWith(c.status.toLowerCase()) ? c.statusMessage : `${c.status}: ${c.statusMessage}`;
-}
 
 /** A sync's outcome per source in words; a demo store's made-up connections are skipped, as `sync` says. */
 function syncOutcome(results: any[], demo: Set<string>): string {
@@ -88,7 +83,7 @@ export async function overviewPage(main: HTMLElement): Promise<void> {
       p.connections.length
         ? table(
             ['Source', 'Account', 'Status', 'Last sync'],
-            p.connections.map((c: any) => [providerName(c.provider), c.account, statusText(c), when(c.lastSyncedAt)]),
+            p.connections.map((c: any) => [providerName(c.provider), c.account, connectionStatus(c), when(c.lastSyncedAt)]),
             undefined,
             true,
           )
@@ -120,7 +115,6 @@ export async function overviewPage(main: HTMLElement): Promise<void> {
 
 const DAY = 86_400_000;
 const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
-const short = (d: string) => `${Number(d.slice(8, 10))} ${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][Number(d.slice(5, 7)) - 1]}`;
 
 /** The report's week: Saturday 00:00 to Friday 24:00 UTC (get_weekly_report). The current one holds today. */
 function currentWeek(now = Date.now()): { start: string; end: string; lastStart: string; lastEnd: string } {
@@ -135,15 +129,15 @@ async function weekComparison(): Promise<HTMLElement> {
   const count = async (from: string, to: string) => {
     const [win, draw, loss] = await Promise.all(['win', 'draw', 'loss'].map((result) => api('/api/v1/me/games', { query: { from, to, result } }).then((l) => l.total as number)));
     const games = win + draw + loss;
-    return [String(games), `${win}–${draw}–${loss}`, games ? `${Math.round(((win + draw / 2) / games) * 1000) / 10}%` : '—'];
+    return [String(games), wdl({ win, draw, loss }), games ? pct(((win + draw / 2) / games) * 100) : '—'];
   };
   const [now, last] = await Promise.all([count(w.start, w.end), count(w.lastStart, w.lastEnd)]);
   return h(
     'div',
     { 'data-testid': 'week-comparison' },
-    table(['Week', 'Games', 'W–D–L', 'Score'], [
-      [`This week so far (from Sat ${short(w.start)})`, ...now],
-      [`Last week (${short(w.lastStart)} – ${short(w.lastEnd)})`, ...last],
+    table(['Week', 'Games', WDL_HEADER, 'Score'], [
+      [`This week so far (from Sat ${dayMonth(w.start)})`, ...now],
+      [`Last week (${dayMonth(w.lastStart)} – ${dayMonth(w.lastEnd)})`, ...last],
     ]),
   );
 }
@@ -153,24 +147,24 @@ function weekly(report: any): HTMLElement {
   const rows = Object.values(report.sections ?? {}).map((s: any) => [
     s.label,
     s.games,
-    `${s.results.win}–${s.results.draw}–${s.results.loss}`,
-    s.ratingLines.map((l: any) => `${l.timeClass} ${l.end} (${l.delta >= 0 ? '+' : ''}${l.delta})`).join(', ') || '—',
+    wdl(s.results),
+    s.ratingLines.map((l: any) => `${timeClassName(l.timeClass)} ${rating(l.end)} (${signed(l.delta)})`).join(', ') || '—',
     s.bestWin ? h('span', {}, link(`/games/${encodeURIComponent(s.bestWin.gameId)}`, s.bestWin.opponent), ` (${s.bestWin.opponentRating ?? '?'})`) : '—',
   ]);
   // Reports are frozen when a week closes, so the latest is last week's (or older, if none was made since).
-  const which = report.weekEnd === currentWeek().lastEnd ? 'Last week’s report' : `The latest report: the week ending ${short(report.weekEnd)}`;
+  const which = report.weekEnd === currentWeek().lastEnd ? 'Last week’s report' : `The latest report: the week ending ${dayMonth(report.weekEnd)}`;
   return h(
     'div',
     {},
-    h('h3', {}, which, h('span', { class: 'muted' }, ` (${report.weekStart} to ${report.weekEnd})`)),
-    table(['Source', 'Games', 'W–D–L', 'Ratings', 'Best win'], rows),
+    h('h3', {}, which, h('span', { class: 'muted' }, ` (${dayMonth(report.weekStart)} – ${dayMonth(report.weekEnd)} ${report.weekEnd.slice(0, 4)})`)),
+    table(['Source', 'Games', WDL_HEADER, 'Ratings', 'Best win'], rows),
     report.puzzles ? h('p', {}, `Puzzles: ${report.puzzles.solved} solved of ${report.puzzles.attempts}`) : null,
   );
 }
 
 function reviewQueue(q: any, reviewed: number): HTMLElement {
   const name = (j: any) => {
-    const who = j.subject ? `${j.subject.white} – ${j.subject.black}${j.subject.date ? `, ${j.subject.date}` : ''}` : j.subjectKind === 'game' ? 'a deleted game' : 'a deleted study game';
+    const who = j.subject ? `${j.subject.white} – ${j.subject.black}${j.subject.date ? `, ${pgnDate(j.subject.date)}` : ''}` : j.subjectKind === 'game' ? 'a deleted game' : 'a deleted study game';
     if (j.subjectKind === 'game' && j.subject) return link(`/games/${encodeURIComponent(j.subjectId)}`, who);
     return j.subjectKind === 'study' ? `${who} (study)` : who;
   };

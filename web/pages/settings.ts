@@ -1,10 +1,10 @@
 import { api } from '../api.js';
 import { clear, copyText, h, table } from '../dom.js';
-import { providerName, when } from '../format.js';
+import { connectionStatus, providerName, when } from '../format.js';
 
 const PROVIDERS = [
-  ['siteA', 'chess.com username'],
-  ['siteB', 'lichess username'],
+  ['siteA', 'Username'],
+  ['siteB', 'Username'],
   ['fed', 'ECF rating code'],
 ] as const;
 
@@ -82,19 +82,19 @@ async function connectionsSection(): Promise<HTMLElement> {
     clear(body);
     for (const [provider, label] of PROVIDERS) {
       const c = connections.find((x: any) => x.provider === provider);
-      const account = h('input', { name: 'account', value: c?.account ?? '', placeholder: label, 'aria-label': label, 'data-testid': `connection-${provider}` });
-      const token = provider === 'siteB' ? h('input', { name: 'token', type: 'password', autocomplete: 'off', placeholder: c?.hasToken ? 'token stored (leave empty to keep)' : 'lichess API token (optional)', 'aria-label': 'lichess API token', 'data-testid': 'connection-siteB-token' }) : null;
+      // Each field under its own visible label, so a placeholder never has to carry the field's name (it was cut on a phone).
+      const account = h('input', { name: 'account', value: c?.account ?? '', 'data-testid': `connection-${provider}` });
+      const token = provider === 'siteB' ? h('input', { name: 'token', type: 'password', autocomplete: 'off', placeholder: c?.hasToken ? 'stored: empty keeps it' : 'optional', 'data-testid': 'connection-siteB-token' }) : null;
       const save = h('button', { type: 'submit' }, c ? 'Save' : 'Connect');
       const remove = c ? h('button', { type: 'button', class: 'danger' }, 'Remove') : null;
       const form = h(
         'form',
         { class: 'connection' },
         h('strong', {}, providerName(provider)),
-        account,
-        token,
-        save,
-        remove,
-        c ? h('span', { class: 'muted' }, `${c.status}${c.statusMessage ? `: ${c.statusMessage}` : ''} · last sync ${when(c.lastSyncedAt)}`) : h('span', { class: 'muted' }, 'not connected'),
+        h('label', { class: 'field' }, label, account),
+        token ? h('label', { class: 'field' }, 'lichess API token', token) : null,
+        h('span', { class: 'actions' }, save, remove),
+        c ? h('span', { class: 'muted status', 'data-testid': `connection-status-${provider}` }, `${connectionStatus(c)} · last sync ${when(c.lastSyncedAt)}`) : h('span', { class: 'muted status' }, 'not connected'),
       );
       form.addEventListener('submit', async (e) => {
         e.preventDefault();

@@ -1,7 +1,7 @@
 import { plyGraph, plyVerdict } from '../analysis.js';
 import { api } from '../api.js';
 import { append, h, link, table } from '../dom.js';
-import { num } from '../format.js';
+import { num, pgnDate } from '../format.js';
 import { pgnMoves, replay } from '../positions.js';
 import { navigate } from '../router.js';
 import { viewer } from '../viewer.js';
@@ -9,8 +9,6 @@ import { viewer } from '../viewer.js';
 const REVIEW_WORDS: Record<string, string> = { none: 'not reviewed', queued: 'queued for review', running: 'being reviewed', failed: 'review failed' };
 const reviewText = (r: { status: string; accuracyWhite: number | null; accuracyBlack: number | null }) =>
   r.status === 'complete' ? `White ${num(r.accuracyWhite)}, Black ${num(r.accuracyBlack)}` : (REVIEW_WORDS[r.status] ?? r.status);
-/** A PGN date as written (YYYY.MM.DD), its unknown parts dropped: "1889.??.??" → "1889". */
-const pgnDate = (d: string | null) => (d ? d.replace(/(\.\?\?)+$/, '').replace(/^\?\?\?\?.*$/, '') : '');
 const players = (g: { white: string | null; black: string | null }) => `${g.white ?? '?'} – ${g.black ?? '?'}`;
 
 /** The study collection: each game opens on the board; upload a PGN, request its review, delete it. */

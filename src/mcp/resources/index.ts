@@ -11,6 +11,7 @@ import { callCtx, type AppDeps, type Caller } from '../../context.js';
 import { ApiError, asApiError } from '../../errors.js';
 import { ownerCtx } from '../owner.js';
 import { latestReportResource, resourceDefinitions } from '../../../tools/resources.js';
+import { CHAT_BOARD_URI, chatBoardResource, readChatBoard } from '../../../tools/app.js';
 
 /** MCP's code for a resource that does not exist (specification, server/resources "Error Handling"). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -29,6 +30,8 @@ function toRpcError(err: ApiError): RpcError {
  */
 export async function readResource(deps: AppDeps, caller: Caller, token: string | undefined, uri: string): Promise<ReadResourceResult> {
   try {
+    // The chat board's page: static, public, the same for everyone (tools/app.ts).
+    if (uri === CHAT_BOARD_URI) return { contents: readChatBoard() };
     for (const def of resourceDefinitions) {
       const params = def.match(uri);
       if (params === null) continue;
@@ -53,10 +56,10 @@ export function registerResources(server: Server, deps: AppDeps, caller: Caller,
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: resourceDefinitions.map((d) => d.template),
   }));
-  // The one fixed URI is also listed as a resource, for clients that only browse resources/list.
+  // The one fixed URI is also listed as a resource, for clients that only browse resources/list; and the chat board.
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     const t = latestReportResource.template;
-    return { resources: [{ uri: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType }] };
+    return { resources: [{ uri: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType }, chatBoardResource] };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(deps, caller, token, request.params.uri));
 }

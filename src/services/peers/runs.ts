@@ -38,7 +38,7 @@ const PURPOSE: FetchPurpose = { subject: 'position', activity: 'opening-explorer
 
 /** The one sentence for a refused token: what it means and how to give another. */
 export const TOKEN_REFUSED =
-  "lichess's opening explorer refused the lichess token (HTTP 401): it may have been revoked or have expired. Create a personal token (no scopes needed) at https://lichess.org/account/oauth/token and add it with `chess-footprint connect siteB USER --token …` or on the dashboard's settings page; the positions already fetched stay.";
+  "lichess's opening explorer refused the lichess token (HTTP 401): it may have been revoked or have expired. Create a personal token (no scopes needed) at https://lichess.org/account/oauth/token and add it with `chess-footprint connect lichess USER --token …` or on the dashboard's settings page; the positions already fetched stay.";
 
 /**
  * The process's opening-explorer fetches (issue 40). One request at a time at lichess: every run takes

@@ -21,7 +21,7 @@ type Status = z.infer<typeof PeersStatus>;
 
 /** The one sentence without a token: nothing is fetched. */
 export const NO_TOKEN =
-  "lichess's opening explorer needs a lichess token (since March 2026): add one with `chess-footprint connect siteB USER --token …` (a personal token with no scopes, from https://lichess.org/account/oauth/token) or on the dashboard's settings page; nothing was fetched.";
+  "lichess's opening explorer needs a lichess token (since March 2026): add one with `chess-footprint connect lichess USER --token …` (a personal token with no scopes, from https://lichess.org/account/oauth/token) or on the dashboard's settings page; nothing was fetched.";
 
 /** Findings kept in a view (the resource) and in get_chess_stats's block. */
 const VIEW_FINDINGS = 20;

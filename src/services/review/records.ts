@@ -1,4 +1,4 @@
-import { engineLabel } from '../../engine/builds.js';
+import { reviewEngineLabel } from './engineName.js';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { jsonList, preparedOnce } from '../../store/prepared.js';
 import { StoredAnalysis as StoredAnalysisSchema } from '../../../schemas/engine.js';
@@ -60,7 +60,7 @@ export function analysisRow(userId: string, movesKey: string, analysis: StoredAn
     userId,
     movesKey,
     payload: JSON.stringify(analysis),
-    engine: engineLabel(analysis.engine),
+    engine: reviewEngineLabel(analysis),
     depth: d.depth,
     nodesPerPosition: analysis.budget.nodesPerPosition,
     accuracyWhite: d.accuracyWhite,

@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { engineLabel } from '../../engine/builds.js';
+import { reviewEngineLabel } from './engineName.js';
 import type { ReviewSource, StoredAnalysis } from '../../chess/engineOutput.js';
 import { canBeMoment, momentOf } from '../../chess/moments.js';
 import type { AnalysedPly } from '../../chess/plyAnalysis.js';
@@ -34,7 +34,7 @@ export function buildView(analysis: StoredAnalysis, plies: readonly AnalysedPly[
   return {
     plies: plies.map((p) => ({ ...p, moment: canBeMoment(p) ? momentOf(p, 'engine', analysis) : null })),
     alternatives: analysis.positions.some((p) => p.lines.length >= 2),
-    engine: engineLabel(analysis.engine),
+    engine: reviewEngineLabel(analysis),
     source: analysis.source?.name ?? null,
   };
 }

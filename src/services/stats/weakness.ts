@@ -10,8 +10,16 @@ import type { PersonalCtx } from '../../context.js';
 import { games, analyses } from '../../store/schema/index.js';
 import type { GameRow } from '../games/index.js';
 import { ownerReviewsOf, type OwnedReview } from '../review/index.js';
+import { binomialTailAtLeast } from './significance.js';
 
 export const MIN_GAMES_TO_RANK = 5;
+/**
+ * A finding must be more than chance (issue 45 item 9: "0.1 more errors per 100 moves in the opening (11.1 against 11)"
+ * and "1 error in 9 moves" were ranked): at least this many errors beyond what the owner's usual rate predicts…
+ */
+export const MIN_EXCESS_ERRORS = 2;
+/** …and a one-sided binomial test against the usual rate below this level (significance.ts). */
+export const SIGNIFICANCE = 0.05;
 const ERROR_CLASSES: ReadonlySet<Classification> = new Set(['mistake', 'miss', 'blunder']);
 
 export const WEAKNESS_DEFINITIONS = {
@@ -19,7 +27,10 @@ export const WEAKNESS_DEFINITIONS = {
   errorRate:
     'errorRate = errors / moves, where moves are the owner\'s non-book moves. The overall error rate is the same ratio over every reviewed game of the owner in the window; a bucket\'s rate uses only the moves in that bucket.',
   ranking:
-    'A bucket is ranked only when it has moves from at least 5 reviewed games and its error rate is strictly above the overall rate. Ranked buckets are ordered by excessErrors = errors − overallErrorRate × moves (how many more errors than the owner\'s usual rate predicts), largest first. clock:unknown is counted but never ranked, and neither is a bucket that names a healthy state (clock:ok): it is nothing to act on.',
+    'A bucket is ranked only when it has moves from at least 5 reviewed games, its error rate is strictly above the overall rate, and the excess is more than chance: ' +
+    `at least ${MIN_EXCESS_ERRORS} errors beyond what the overall rate predicts for its moves, and a one-sided binomial test of its errors against the overall rate below ${SIGNIFICANCE} ` +
+    '(the chance of that many errors or more in that many moves at the overall rate; exact, or the normal approximation with continuity correction for large samples); ' +
+    'a bucket above the overall rate that fails this is unranked as within-chance. Ranked buckets are ordered by excessErrors = errors − overallErrorRate × moves (how many more errors than the owner\'s usual rate predicts), largest first. clock:unknown is counted but never ranked, and neither is a bucket that names a healthy state (clock:ok): it is nothing to act on.',
   buckets:
     'phase:opening|middlegame|endgame (divider-v1, phase of the position before the move); concept:<id> (moves carrying that concept tag, detector set v1); timeClass:<raw time class>; colour:white|black; opening:<opening family, the part of the opening name before the colon, from the game record or the opening table; unknown when neither names it>; clock:low (the clock before the move was under 10% of the base time, at least 10 s and at most 120 s), clock:ok, clock:unknown (no clock readings or no base time).',
 };
@@ -99,7 +110,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
   }
   const overall = moves ? errors / moves : 0;
   const ranked: Array<WeaknessBucket & { rank: number }> = [];
-  const unranked: Array<WeaknessBucket & { reason: 'at-or-below-overall' | 'clock-unknown' | 'healthy-state' }> = [];
+  const unranked: WeaknessProfile['unranked'] = [];
   const lowSample: WeaknessBucket[] = [];
   const all = [...acc.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [key, b] of all) {
@@ -118,6 +129,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
     else if (HEALTHY_STATES.has(key)) unranked.push({ ...bucket, reason: 'healthy-state' });
     // Exact comparison (integers): bucket rate errors/moves above the overall errors/moves.
     else if (b.errors * moves <= errors * b.moves) unranked.push({ ...bucket, reason: 'at-or-below-overall' });
+    else if (b.errors - overall * b.moves < MIN_EXCESS_ERRORS || binomialTailAtLeast(b.errors, b.moves, overall) >= SIGNIFICANCE) unranked.push({ ...bucket, reason: 'within-chance' });
     else ranked.push({ ...bucket, rank: 0 });
   }
   ranked.sort((x, y) => y.excessErrors - x.excessErrors || y.errorRate - x.errorRate || (x.bucket < y.bucket ? -1 : 1));

@@ -221,7 +221,7 @@ describe('openings at your level (lichess opening explorer)', () => {
     addSlavGames(app, user.id);
     const view = peersView(ctx, 'black');
     expect(view.status).toMatchObject({ state: 'no-token', message: NO_TOKEN, positions: 3, cached: 0 });
-    expect(NO_TOKEN).toMatch(/connect siteB USER --token/);
+    expect(NO_TOKEN).toMatch(/connect lichess USER --token/);
     expect(NO_TOKEN).toMatch(/settings page/);
     await tick(20);
     expect(server.requests).toHaveLength(0);

@@ -130,3 +130,32 @@ describe('owner moves from the stored derivation', () => {
     expect(stored.map((m) => m.concepts.includes('time_trouble'))).toEqual([false, true, true]);
   });
 });
+
+describe('findings only where the data supports them (issue 45 item 9)', () => {
+  // 10 games of 10 moves, one error each: 10 errors in 100 moves, overall 0.1. A pin on 9 moves of 5 games, one of them
+  // an error: 1 in 9 (0.111) is above 0.1, and was ranked ("…with a pin (1 error in 9 moves)"). The chance of one error
+  // or more in 9 moves at 0.1 is 1 − 0.9⁹ = 0.613, and the excess is 1 − 0.9 = 0.1 errors: noise, not a finding.
+  const pinned = (game: number, move: number) => (game === 0 && move < 2) || (game >= 1 && game <= 3 && move < 2) || (game === 4 && move === 1);
+  const games: ReviewedGame[] = Array.from({ length: 10 }, (_, g) => ({
+    gameId: `g${g}`,
+    colour: 'white',
+    timeClass: 'blitz',
+    openingFamily: 'unknown',
+    baseSeconds: null,
+    moves: Array.from({ length: 10 }, (_, m) => ({ classification: (g === 0 ? m === 0 : m === 9) ? 'blunder' : 'good', phase: 'middlegame', concepts: pinned(g, m) ? ['pin'] : [], clockSecondsBefore: null })),
+  }));
+  test('1 error in 9 moves against a usual 1 in 10 is within chance, not ranked', () => {
+    const p = weaknessProfile(games);
+    expect([p.moves, p.errors]).toEqual([100, 10]);
+    expect(p.ranked).toEqual([]);
+    expect(p.unranked.find((b) => b.bucket === 'concept:pin')).toMatchObject({ games: 5, moves: 9, errors: 1, reason: 'within-chance' });
+  });
+  test('the same games with the pin moves all errors: 5 in 9 against 0.1 is ranked', () => {
+    // Every pin move an error (5 of 9), the other errors moved off: still 10 in 100 overall. P(X ≥ 5 | 9, 0.1) = 0.00089
+    // (exact sum), excess 5 − 0.9 = 4.1.
+    const heavy = games.map((g, gi) => ({ ...g, moves: g.moves.map((m, mi) => ({ ...m, classification: (pinned(gi, mi) ? mi === 0 || (gi === 4 && mi === 1) : gi >= 5 && mi === 9) ? 'blunder' : 'good' })) })) as ReviewedGame[];
+    const p = weaknessProfile(heavy);
+    expect([p.moves, p.errors]).toEqual([100, 10]);
+    expect(p.ranked.map((b) => [b.bucket, b.errors, b.moves])).toEqual([['concept:pin', 5, 9]]);
+  });
+});

@@ -1,7 +1,7 @@
 import { api } from '../../api.js';
 import { legend, lineChart, type Series } from '../../charts.js';
 import { clear, h, moveLine, table } from '../../dom.js';
-import { colourName, count, day, pct, signed, timeClassName, wdl } from '../../format.js';
+import { colourName, count, day, pct, signed, timeClassName, wdl, WDL_HEADER } from '../../format.js';
 import { playerPath, scoutTree } from './tree.js';
 
 // A scouted player's page: results, recent form, rating trend, where they score worst, where the
@@ -43,12 +43,23 @@ function form(recent: { results: string; games: number; win: number; draw: numbe
   );
 }
 
+/**
+ * A time class's line over the same points its sentence gives (issue 45 item 9: the card said 1745 → 1753 while the line
+ * started at the first month's end): the first rated game's rating at its date, the rating after the last game of each
+ * month at the month's end, and the last game's rating at its date.
+ */
+function trendPoints(t: { first: { date: string; rating: number }; last: { date: string; rating: number }; monthly: Array<{ month: string; rating: number }> }): Array<{ x: number; y: number }> {
+  const first = { x: Date.parse(t.first.date), y: t.first.rating };
+  const last = { x: Date.parse(t.last.date), y: t.last.rating };
+  const monthEnds = t.monthly.slice(0, -1).map((m) => ({ x: Date.UTC(Number(m.month.slice(0, 4)), Number(m.month.slice(5, 7)), 0, 23, 59), y: m.rating }));
+  return [first, ...monthEnds.filter((p) => p.x > first.x && p.x < last.x), ...(last.x > first.x ? [last] : [])];
+}
+
 function ratingChart(trend: any[], width: number): HTMLElement {
   if (!trend.length) return h('p', { class: 'muted' }, 'No rated games with a rating in what was fetched.');
   const series: Series[] = trend.map((t) => ({
     name: timeClassName(t.timeClass),
-    // The rating after the last rated game of each month, drawn at the month's end.
-    points: t.monthly.map((m: { month: string; rating: number }) => ({ x: Date.UTC(Number(m.month.slice(0, 4)), Number(m.month.slice(5, 7)), 0), y: m.rating })),
+    points: trendPoints(t),
   }));
   return h(
     'div',
@@ -65,7 +76,7 @@ function results(report: any): HTMLElement {
     ['As Black', report.byColour.black],
     ...report.timeClasses.map((t: any) => [`In ${timeClassName(t.timeClass)}`, t] as [string, any]),
   ];
-  return table(['', 'Games', 'W–D–L', 'Their score'], rows.map(([label, r]) => [label, r.games, wdl(r), pct(r.score)]), undefined, false);
+  return table(['', 'Games', WDL_HEADER, 'Their score'], rows.map(([label, r]) => [label, r.games, wdl(r), pct(r.score)]), undefined, false);
 }
 
 /** A line to open in the tree: the moves as pairs, with what is known there. */

@@ -1,22 +1,23 @@
 import { api, ApiFailure } from '../../api.js';
 import { clear, h, link, moveLine, table } from '../../dom.js';
-import { colourName, count, day, movePairs } from '../../format.js';
+import { colourName, count, day, movePairs, resultName } from '../../format.js';
 import { repertoireLines } from '../../lines.js';
 import { replay } from '../../positions.js';
 import { viewer } from '../../viewer.js';
 
 type Colour = 'white' | 'black';
-const RESULT_WORDS: Record<string, string> = { win: 'won', draw: 'drawn', loss: 'lost' };
 
 /** The games that left the repertoire: where (the first move out of it), whose move, the result. */
 async function leftGames(colour: Colour): Promise<HTMLElement> {
   const d = await api(`/api/v1/prep/repertoire/${colour}/deviations`);
   const left = d.rows.filter((r: any) => r.status === 'deviation');
+  // Every figure here counts the same games: the summary's, all of them (the API's rows are only the newest 100).
+  const leftAll = d.ownerDeviations + d.opponentDeviations;
   const summary = h(
     'p',
-    {},
+    { 'data-testid': 'repertoire-summary' },
     d.games
-      ? `Of your ${count(d.games, 'game')} as ${colourName(colour)}: ${d.inRepertoire} stayed in it to the end, ${d.repertoireEnded} reached the end of a line, you left it in ${d.ownerDeviations} and your opponents in ${d.opponentDeviations}.`
+      ? `Of your ${d.capped ? `newest ${count(d.games, 'game')}` : count(d.games, 'game')} as ${colourName(colour)}: ${d.inRepertoire} stayed in it to the end, ${d.repertoireEnded} reached the end of a line, and ${leftAll} left it (you left it in ${d.ownerDeviations}, your opponents in ${d.opponentDeviations}).`
       : `None of your games as ${colourName(colour)} has moves to check yet.`,
   );
   if (!left.length) return h('div', { 'data-testid': 'repertoire-left' }, summary);
@@ -32,10 +33,10 @@ async function leftGames(colour: Colour): Promise<HTMLElement> {
         movePairs([r.deviation.san], r.deviation.ply - 1)[0],
         r.deviation.by === 'owner' ? 'you' : 'opponent',
         r.deviation.prepared.length ? r.deviation.prepared.join(', ') : '—',
-        RESULT_WORDS[r.result] ?? r.result,
+        resultName(r.result),
       ]),
     ),
-    left.length > 15 ? h('p', { class: 'muted' }, `The newest 15 of ${left.length} shown.`) : null,
+    leftAll > Math.min(15, left.length) ? h('p', { class: 'muted', 'data-testid': 'repertoire-left-shown' }, `The newest ${Math.min(15, left.length)} of the ${leftAll} games that left it.`) : null,
   );
 }
 

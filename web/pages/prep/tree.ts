@@ -1,7 +1,7 @@
 import { api } from '../../api.js';
 import { board } from '../../board.js';
 import { clear, h, lineCrumbs, moveLine } from '../../dom.js';
-import { count, numberedMove, pct, wdl } from '../../format.js';
+import { count, numberedMove, pct, wdl, WDL_HEADER } from '../../format.js';
 import { replay } from '../../positions.js';
 
 type Colour = 'white' | 'black';
@@ -26,7 +26,7 @@ export function scoutTree(provider: string, username: string): { el: HTMLElement
       ? h(
           'table',
           { class: 'tree-table compact' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Their move'), h('th', {}, 'Games'), h('th', { class: 'opt' }, 'Share'), h('th', {}, 'W–D–L'), h('th', {}, 'Score'))),
+          h('thead', {}, h('tr', {}, h('th', {}, 'Their move'), h('th', {}, 'Games'), h('th', { class: 'opt' }, 'Share'), h('th', {}, WDL_HEADER), h('th', {}, 'Score'))),
           h(
             'tbody',
             {},
