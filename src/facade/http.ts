@@ -53,13 +53,19 @@ export function verifyDepth(_req: unknown, _res: unknown, bytes: Buffer): void {
 
 /**
  * A refusal sent before the body is read (the caller is not known, or the declared body is too large).
- * A request that carries a body is answered with `Connection: close`: node:http then closes the socket
- * once the answer is written instead of reading the rest of the body to keep the connection alive, so a
- * stranger's megabyte (or a body that never ends) costs neither the read nor the wait.
+ * A request that carries a body is answered with `Connection: close`, its socket no longer read, and
+ * closed once the answer is written, instead of node:http reading the rest of the body to keep the
+ * connection alive: a stranger's megabyte (or a body that never ends) costs neither the read nor the wait.
  */
 export function refuseBeforeBody(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error: message });
-  if (hasBody(req)) res.setHeader('Connection', 'close');
+  if (hasBody(req)) {
+    res.setHeader('Connection', 'close');
+    // Stop reading the socket now (what arrives stays in the kernel's buffer, unparsed) and drop it once
+    // the answer is written: the sender gets a reset instead of a server reading its megabyte to the end.
+    req.socket.pause();
+    res.once('finish', () => req.socket.destroy());
+  }
   for (const name in headers) res.setHeader(name, headers[name]);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
