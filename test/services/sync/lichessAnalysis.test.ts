@@ -25,6 +25,23 @@ afterEach(async () => {
   await server?.close();
 });
 
+/**
+ * The first `damaged.length` of `picked` were stored review-less (and the engine may review them: the request is queued,
+ * not "already reviewed"); the rest keep lichess's review.
+ */
+async function expectReviewLess(app: TestApp, me: ReturnType<TestApp['addUser']>, picked: ReadonlyArray<{ id: string }>, damaged: readonly string[]): Promise<void> {
+  for (const [i, g] of picked.entries()) {
+    const row = app.deps.store.db.select().from(games).where(eq(games.sourceId, g.id)).get()!;
+    const review = ownerReview(app.deps.store, me.user.id, row.movesKey);
+    if (i < damaged.length) {
+      expect(review, damaged[i]).toBeNull();
+      expect(row.reviewAccuracy, damaged[i]).toBeNull();
+      const r = await app.call(requestGameReview, { id: row.id }, me.token);
+      expect(r.status, damaged[i]).toBe(202);
+    } else expect(review, 'an untouched game').toBeTruthy();
+  }
+}
+
 describe('lichess sync of games lichess analysed', () => {
   it("stores lichess's review with each game, in the sync, with lichess's judgments and figures, and starts no engine", async () => {
     server = await startFixtureServer();
@@ -100,18 +117,9 @@ describe('lichess analysis that cannot be shown as lichess made it (issue 37, it
     expect(s.error).toBeNull();
     expect(s.stored).toBe(6);
     expect(app.deps.store.db.select().from(games).where(eq(games.userId, me.user.id)).all()).toHaveLength(6);
+    await expectReviewLess(app, me, picked, damage.map(([name]) => name));
     for (const [i, g] of picked.entries()) {
       const row = app.deps.store.db.select().from(games).where(eq(games.sourceId, g.id)).get()!;
-      const review = ownerReview(app.deps.store, me.user.id, row.movesKey);
-      if (i < damage.length) {
-        expect(review, damage[i][0]).toBeNull();
-        expect(row.reviewAccuracy, damage[i][0]).toBeNull();
-        // Review-less, so the engine can review it: the request is queued, not "already reviewed".
-        const r = await app.call(requestGameReview, { id: row.id }, me.token);
-        expect(r.status, damage[i][0]).toBe(202);
-      } else {
-        expect(review).toBeTruthy();
-      }
       if (i === renamed) {
         const source = engineOutput(app.deps.store, me.user.id, row.movesKey!)!.source!;
         expect(source.unknownJudgments).toEqual({ 3: 'Good' });
@@ -151,16 +159,7 @@ describe('lichess analysis that cannot be shown as lichess made it (issue 37, it
     const s = await syncConnection(app.deps, conn);
     expect(s.error).toBeNull();
     expect(s.stored).toBe(picked.length);
-    for (const [i, g] of picked.entries()) {
-      const row = app.deps.store.db.select().from(games).where(eq(games.sourceId, g.id)).get()!;
-      const review = ownerReview(app.deps.store, me.user.id, row.movesKey);
-      if (i < damage.length) {
-        expect(review, damage[i][0]).toBeNull();
-        expect(row.reviewAccuracy, damage[i][0]).toBeNull();
-        const r = await app.call(requestGameReview, { id: row.id }, me.token);
-        expect(r.status, damage[i][0]).toBe(202);
-      } else expect(review, 'the untouched game').toBeTruthy();
-    }
+    await expectReviewLess(app, me, picked, damage.map(([name]) => name));
     // The out-of-range figure is never the game's platform accuracy either.
     const accuracies = app.deps.store.db.select({ a: games.platformAccuracy }).from(games).where(eq(games.userId, me.user.id)).all().map((r) => r.a);
     for (const a of accuracies) if (a !== null) expect(a >= 0 && a <= 100).toBe(true);
