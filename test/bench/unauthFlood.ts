@@ -30,6 +30,20 @@ function flood(url: string, seconds: number): Promise<Record<string, number>> {
   });
 }
 
+/**
+ * The control: a bare node:http server in its own process that answers every request 401 at once and drops the
+ * socket, as the app now does for a stranger. The same flood sent to it instead of the app shows what the flood
+ * costs the owner's reads through the machine alone (CPU and the kernel's loopback), with no app work at all.
+ */
+function startControl(): Promise<{ url: string; stop: () => void }> {
+  const code = `require('node:http').createServer((q, s) => { s.writeHead(401, { connection: 'close', 'content-length': 2 }); q.socket.pause(); s.on('finish', () => q.socket.destroy()); s.end('{}'); }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout!.once('data', (d: Buffer) => resolve({ url: `http://127.0.0.1:${d.toString().trim()}`, stop: () => child.kill('SIGTERM') }));
+  });
+}
+
 export async function run(): Promise<BenchTable[]> {
   const { dataDir, token } = await buildBenchStore(2000);
   const server = await startBenchServer(dataDir, {});
@@ -53,9 +67,19 @@ export async function run(): Promise<BenchTable[]> {
     const flooded = await load(server.url, path, { requests: Number.MAX_SAFE_INTEGER, concurrency: 1, token, until });
     const floodCpu = (cpu() - c0) / 1e6 / (performance.now() - t0);
     for (const [k, n] of Object.entries(await strangers)) statuses.set(k, n);
+    const control = await startControl();
+    const controlStrangers = flood(control.url, FLOOD_SECONDS + 1);
+    await new Promise((r) => setTimeout(r, 1000));
+    c0 = cpu();
+    t0 = performance.now();
+    const controlled = await load(server.url, path, { requests: Number.MAX_SAFE_INTEGER, concurrency: 1, token, until: performance.now() + FLOOD_SECONDS * 1000 });
+    const controlCpu = (cpu() - c0) / 1e6 / (performance.now() - t0);
+    await controlStrangers;
+    control.stop();
+    load1.push(loadavg()[0]);
     load1.push(loadavg()[0]);
     const row = (name: string, r: LoadResult, share: number) => [name, Math.round(r.rps * FLOOD_SECONDS), Math.round(r.rps), r.p50.toFixed(2), r.p99.toFixed(2), r.failures, `${Math.round(share * 100)}%`];
-    rows.push(row('quiet', quiet, quietCpu), row('4 strangers flooding', flooded, floodCpu));
+    rows.push(row('quiet', quiet, quietCpu), row('4 strangers flooding', flooded, floodCpu), row('control: the same flood sent to a bare 401 server', controlled, controlCpu));
     rows.push(['p99 under flood ÷ quiet p99', '', '', '', (flooded.p99 / quiet.p99).toFixed(2), flooded.p99 <= 2 * quiet.p99 ? 'within 2× (goal)' : 'OVER 2×', '']);
   } finally {
     await stopBenchServer(server.child);
@@ -68,7 +92,8 @@ export async function run(): Promise<BenchTable[]> {
       rows,
       notes: [
         `Strangers' answers: ${[...statuses].sort().map(([k, n]) => `${k} ×${n}`).join('; ')}.`,
-        `1-minute load average before / after quiet / after flood: ${load1.map((x) => x.toFixed(2)).join(' / ')} (2 cores, shared with other work).`,
+        `1-minute load average before / after quiet / after flood / after control: ${load1.map((x) => x.toFixed(2)).join(' / ')} (2 cores, shared with other work).`,
+        'The control row is what the flood costs the reads through the machine alone (the strangers\' writes, the loopback): the app\'s own share is the difference.',
       ],
     },
   ];
