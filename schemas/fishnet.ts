@@ -29,11 +29,14 @@ export type NodeKey = (typeof NODE_KEYS)[number];
 
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** The old protocol's client block in a request body (before the key moved to `Authorization: Bearer`). Optional, accepted for older clients. */
+/**
+ * The old protocol's client block in a request body (before the key moved to `Authorization: Bearer`).
+ * Optional and accepted, but its key is not read: the key must be known before a body is (issue 44 item 2).
+ */
 export const FishnetClientBlock = z
   .object({
     version: z.string().max(64).optional().describe("The client's version"),
-    apikey: z.string().max(256).optional().describe('The worker key, when not sent as Authorization: Bearer'),
+    apikey: z.string().max(256).optional().describe('Ignored: the worker key is read from Authorization: Bearer only, before the body'),
   })
   .describe('Who is asking (legacy body field)');
 export type FishnetClientBlock = z.infer<typeof FishnetClientBlock>;

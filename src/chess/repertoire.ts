@@ -1,5 +1,5 @@
 import { Chess, DEFAULT_POSITION } from 'chess.js';
-import { PgnError, splitPgnGames, tagPair, tokenize } from './pgn.js';
+import { pgnTokens, PgnError, splitPgnGames, tagPair } from './pgn.js';
 import { playSan, undoPlayed } from './sanReplay.js';
 import type { Colour } from './types.js';
 
@@ -13,9 +13,9 @@ import type { Colour } from './types.js';
 export interface RepertoireBook {
   /** Position key → the repertoire's moves from it (SAN → the key after it) and its least ply. */
   positions: Record<string, { ply: number; moves: Record<string, string> }>;
-  /** The deepest ply any line reaches. */
+  /** The deepest position's ply (each position counted at the least ply it is reached at): a line that comes back to a position does not deepen the book. */
   maxPly: number;
-  /** Lines (leaves) the book holds, for the caller's summary. */
+  /** Lines the book holds, for the caller's summary: its leaves, and the declared lines that end by coming back to a position reached earlier (a cycle). */
   lines: number;
 }
 
@@ -25,6 +25,14 @@ const START_KEY = positionKey(DEFAULT_POSITION);
 
 /** At most this many positions: a repertoire is a person's lines, not a database. */
 export const MAX_REPERTOIRE_POSITIONS = 20_000;
+
+/**
+ * At most this many plies in one declared line, and variations nested at most MAX_VARIATION_DEPTH deep (issue 44):
+ * no opening line is 500 moves long nor a variation 64 levels inside another, while a legal knight shuffle of
+ * 68,147 plies or 60,000 variations each inside the last fit in the 500,000 characters a declaration may have.
+ */
+export const MAX_LINE_PLIES = 1_000;
+export const MAX_VARIATION_DEPTH = 64;
 
 function emptyBook(): RepertoireBook {
   return { positions: { [START_KEY]: { ply: 0, moves: {} } }, maxPly: 0, lines: 0 };
@@ -48,11 +56,35 @@ function addMove(book: RepertoireBook, fromKey: string, san: string, toKey: stri
     book.positions[toKey] = { ply, moves: {} };
     counts.set(book, positionCount(book) + 1);
   }
-  book.maxPly = Math.max(book.maxPly, ply);
 }
 
-function countLeaves(book: RepertoireBook): number {
-  return Object.values(book.positions).filter((p) => Object.keys(p.moves).length === 0).length;
+// The positions where a declared line ended by coming back to a position already on its own path, per book.
+const cycleEnds = new WeakMap<RepertoireBook, Set<string>>();
+function endLine(book: RepertoireBook, path: readonly string[]): void {
+  const key = path[path.length - 1];
+  if (path.lastIndexOf(key, path.length - 2) < 0) return;
+  let ends = cycleEnds.get(book);
+  if (!ends) cycleEnds.set(book, (ends = new Set()));
+  ends.add(key);
+}
+
+/**
+ * The book's lines: its leaves (positions with no prepared move), and the declared lines that end by coming back
+ * to a position on their own path (1.Nf3 Nf6 2.Ng1 Ng8 … has no leaf, and is still one line). A line that ends
+ * where another continues is that other line.
+ */
+function countLines(book: RepertoireBook): number {
+  let n = 0;
+  for (const p of Object.values(book.positions)) {
+    let leaf = true;
+    for (const _ in p.moves) {
+      leaf = false;
+      break;
+    }
+    if (leaf) n += 1;
+  }
+  for (const key of cycleEnds.get(book) ?? []) if (Object.keys(book.positions[key].moves).length) n += 1;
+  return n;
 }
 
 /** Moves added between two yields of the declaration's generators. */
@@ -65,36 +97,51 @@ function* addMovetext(book: RepertoireBook, movetext: string, firstLine: number,
   let board = new Chess();
   let before: string | null = null;
   let ply = 0;
-  const stack: Array<{ fen: string; before: string | null; ply: number }> = [];
-  for (const tok of tokenize(movetext, firstLine)) {
+  // The keys of the line's positions from the start, this one last (a variation's replaces its parent's last).
+  const path: string[] = [START_KEY];
+  const stack: Array<{ fen: string; before: string | null; ply: number; replaced: string }> = [];
+  for (const tok of pgnTokens(movetext, firstLine)) {
+    // Every token counts toward the next yield (a move replays, a variation opens or closes a board, a comment is
+    // read), so no text, however it is made, holds the event loop for more than one step.
+    if (++added % DECLARE_STEP === 0) yield;
     if (tok.kind === 'open') {
       if (before === null) throw new PgnError('unparseable', `${where}: a variation opens before any move`);
-      stack.push({ fen: board.fen(), before, ply });
+      if (stack.length >= MAX_VARIATION_DEPTH) throw new PgnError('unsupported', `${where}: variations nest at most ${MAX_VARIATION_DEPTH} deep in a repertoire`);
+      stack.push({ fen: board.fen(), before, ply, replaced: path.pop()! });
       board = new Chess(before);
       before = null;
       ply -= 1;
     } else if (tok.kind === 'close') {
       const top = stack.pop();
       if (!top) throw new PgnError('unparseable', `${where}: a ) closes no variation`);
+      endLine(book, path);
+      path.length = top.ply; // back to the parent's path before its replaced move
+      path.push(top.replaced);
       board = new Chess(top.fen);
       before = top.before;
       ply = top.ply;
     } else if (tok.kind === 'move') {
-      if (++added % DECLARE_STEP === 0) yield;
       const fen = board.fen();
       const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
       if (typeof mv === 'string') throw new PgnError('illegal-move', `${where}: ${tok.text} at ply ${ply + 1} is not legal in that position`);
       ply += 1;
-      addMove(book, positionKey(fen), mv.san, positionKey(board.fen()), ply);
+      if (ply > MAX_LINE_PLIES) throw new PgnError('unsupported', `${where}: a repertoire line is at most ${MAX_LINE_PLIES} plies long`);
+      const key = positionKey(board.fen());
+      addMove(book, positionKey(fen), mv.san, key, ply);
+      path.push(key);
       before = fen;
     }
   }
   if (stack.length) throw new PgnError('unparseable', `${where}: a ( variation is never closed`);
+  if (ply > 0) endLine(book, path);
 }
 
 function finished(book: RepertoireBook): RepertoireBook {
-  book.lines = countLeaves(book);
+  let maxPly = 0;
+  for (const p of Object.values(book.positions)) maxPly = Math.max(maxPly, p.ply);
+  book.maxPly = maxPly;
   if (book.maxPly === 0) throw new PgnError('moveless', 'the repertoire has no moves');
+  book.lines = countLines(book);
   return book;
 }
 
@@ -257,12 +304,13 @@ export function* walkRepertoireSteps(book: RepertoireBook, colour: Colour, given
       if (!next?.replayed) break;
       at = next;
     }
-    return walkFrom(book, colour, moves, at.last, at.lastKey);
+    return walkFrom(book, colour, moves, at.last, at.lastKey, limit);
   });
 }
 
-function walkFrom(book: RepertoireBook, colour: Colour, sanMoves: readonly string[], last: number, lastKey: string): RepertoireWalk {
-  if (last === sanMoves.length || last === MAX_FOLLOWED_PLIES) return { status: 'in-repertoire', lastBookPly: last };
+/** `limit`: the last ply followed; a game still in the book there is in it (its next move is not a deviation). */
+function walkFrom(book: RepertoireBook, colour: Colour, sanMoves: readonly string[], last: number, lastKey: string, limit: number): RepertoireWalk {
+  if (last === sanMoves.length || last === limit) return { status: 'in-repertoire', lastBookPly: last };
   const prepared = Object.keys(book.positions[lastKey].moves);
   if (!prepared.length) return { status: 'repertoire-ended', lastBookPly: last };
   const toMove: Colour = lastKey.split(' ')[1] === 'w' ? 'white' : 'black';

@@ -10,6 +10,67 @@ import type { NextFunction, Request, Response } from 'express';
 /** Bounded JSON envelope: a 100,000-character PGN plus escaping fits; more is refused with 413. */
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * The deepest JSON nesting any route reads: the deepest body a route takes is a fishnet analysis
+ * (`{analysis: [{score: {cp}}]}`, four levels) or an MCP message (`{params: {arguments: {…}}}`); 64 leaves
+ * room for any honest client while a body of 100,000 `[` is refused before JSON.parse builds it.
+ */
+export const JSON_DEPTH_LIMIT = 64;
+
+export const tooDeepMessage = `the JSON body nests deeper than ${JSON_DEPTH_LIMIT} levels`;
+
+/**
+ * Whether a JSON text nests deeper than `limit`: one linear pass over the bytes, counting `[` and `{`
+ * outside strings (RFC 8259: a string opens and closes with an unescaped `"`; `\` escapes the next
+ * character). It stops at the first level past the limit, so it costs at most one pass over a body the
+ * route's byte limit already bounds, and never recurses.
+ */
+export function nestsDeeperThan(bytes: Uint8Array, limit = JSON_DEPTH_LIMIT): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i += 1; // backslash: the next byte is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return false;
+}
+
+/**
+ * body-parser's `verify` hook (express.json, express.text): it runs on the raw bytes after they are read
+ * and before JSON.parse, and an error it throws is the request's error, with this status and type
+ * (`bodyError` in src/http/rest.ts answers it as 400 `{error}`).
+ */
+export function verifyDepth(_req: unknown, _res: unknown, bytes: Buffer): void {
+  if (nestsDeeperThan(bytes)) throw Object.assign(new Error(tooDeepMessage), { status: 400, type: 'entity.too.deep' });
+}
+
+/**
+ * A refusal sent before the body is read (the caller is not known, or the declared body is too large).
+ * A request that carries a body is answered with `Connection: close`, its socket no longer read, and
+ * closed once the answer is written, instead of node:http reading the rest of the body to keep the
+ * connection alive: a stranger's megabyte (or a body that never ends) costs neither the read nor the wait.
+ */
+export function refuseBeforeBody(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ error: message });
+  if (hasBody(req)) {
+    res.setHeader('Connection', 'close');
+    // Stop reading the socket now (what arrives stays in the kernel's buffer, unparsed) and drop it once
+    // the answer is written: the sender gets a reset instead of a server reading its megabyte to the end.
+    req.socket.pause();
+    res.once('finish', () => req.socket.destroy());
+  }
+  for (const name in headers) res.setHeader(name, headers[name]);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 /** Whether a request comes with a body (a non-zero Content-Length or a chunked one). */
 export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
@@ -24,10 +85,7 @@ export function hasBody(req: IncomingMessage): boolean {
 export function refusedOversize(req: IncomingMessage, res: ServerResponse): boolean {
   const declared = req.headers['content-length'];
   if (declared === undefined || !(Number(declared) > JSON_BODY_LIMIT_BYTES)) return false;
-  const body = JSON.stringify({ error: `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes` });
-  res.setHeader('Connection', 'close');
-  res.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+  refuseBeforeBody(req, res, 413, `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`);
   return true;
 }
 

@@ -3,6 +3,7 @@ import { FishnetQuery } from '../../schemas/fishnet.js';
 import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
+import { nestsDeeperThan, refuseBeforeBody, tooDeepMessage, verifyDepth } from '../facade/http.js';
 import { abortWork, acquireWork, describeProtocolIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
@@ -25,7 +26,7 @@ function fail(res: Response, status: number, error: string): void {
  */
 export function fishnetRouter(deps: AppDeps): Router {
   const router = express.Router();
-  const json = express.json({ limit: FISHNET_BODY_LIMIT_BYTES, type: () => true });
+  const json = express.json({ limit: FISHNET_BODY_LIMIT_BYTES, type: () => true, verify: verifyDepth });
   // A submission's body is read as text and parsed here, so that one which is not JSON still reaches its job (refused, the job put back).
   const text = express.text({ limit: FISHNET_BODY_LIMIT_BYTES, type: () => true });
   router.use('/fishnet', (_req, res, next) => {
@@ -33,20 +34,31 @@ export function fishnetRouter(deps: AppDeps): Router {
     next();
   });
 
-  /** The worker key of a request (Authorization: Bearer, or the legacy body's fishnet.apikey), or the refusal already sent. */
+  /**
+   * The worker key of a request (Authorization: Bearer), or the refusal already sent. It is checked before
+   * any body is read (issue 44 item 2): a request without a valid key is answered at once, its body neither
+   * read nor parsed, and its connection closed rather than drained. A key in the body (fishnet's older
+   * `fishnet.apikey`) is therefore not read: the body is not looked at until the key is known.
+   */
   const authorised = (req: Request, res: Response): WorkerCall | null => {
-    const legacy = (req.body as { fishnet?: { apikey?: unknown } } | undefined)?.fishnet?.apikey;
-    const key = bearerToken(req.headers.authorization) ?? (typeof legacy === 'string' ? legacy : undefined);
+    const key = bearerToken(req.headers.authorization);
     const holder: WorkerKeyHolder | null = verifyWorkerKey(deps.store, key);
     if (!holder) {
-      if (key && TOKEN_PATTERN.test(key)) fail(res, 403, 'a personal token opens no /fishnet/ route: create a worker key (`chess-footprint worker-key create --name NAME`)');
-      else if (key && isRevokedWorkerKey(deps.store, key)) fail(res, 403, 'this worker key was revoked');
-      else fail(res, 401, 'a worker key is required (Authorization: Bearer KEY; `chess-footprint worker-key create --name NAME` makes one)');
+      if (key && TOKEN_PATTERN.test(key)) refuseBeforeBody(req, res, 403, 'a personal token opens no /fishnet/ route: create a worker key (`chess-footprint worker-key create --name NAME`)');
+      else if (key && isRevokedWorkerKey(deps.store, key)) refuseBeforeBody(req, res, 403, 'this worker key was revoked');
+      else refuseBeforeBody(req, res, 401, 'a worker key is required (Authorization: Bearer KEY; `chess-footprint worker-key create --name NAME` makes one)');
       return null;
     }
     const call: WorkerCall = { store: deps.store, clock: deps.clock, settings: deps.config.reviewWorkers, holder, userAgent: String(req.headers['user-agent'] ?? '') };
     touchKey(call);
     return call;
+  };
+  /** `authorised` as the first step of a route, ahead of its body parser: the call goes in `res.locals.call`. */
+  const keyFirst = (req: Request, res: Response, next: NextFunction) => {
+    const call = authorised(req, res);
+    if (!call) return;
+    res.locals.call = call;
+    next();
   };
 
   const query = (req: Request, res: Response): { slow: boolean; stop: boolean } | null => {
@@ -58,48 +70,48 @@ export function fishnetRouter(deps: AppDeps): Router {
     return { slow: parsed.data.slow === 'true', stop: parsed.data.stop === 'true' };
   };
 
-  router.get('/fishnet/key', (req, res) => {
-    if (authorised(req, res)) res.status(204).end();
+  router.get('/fishnet/key', keyFirst, (_req, res) => {
+    res.status(204).end();
   });
   // The legacy key check (the key in the path): 200 valid, 404 otherwise, as the protocol's older form.
   router.get('/fishnet/key/:key', (req, res) => {
     if (verifyWorkerKey(deps.store, req.params.key)) res.status(200).json({});
     else fail(res, 404, 'no such worker key');
   });
-  router.get('/fishnet/status', (req, res) => {
-    const call = authorised(req, res);
-    if (call) res.json(queueStatus(call));
+  router.get('/fishnet/status', keyFirst, (_req, res) => {
+    res.json(queueStatus(res.locals.call as WorkerCall));
   });
-  router.post('/fishnet/acquire', json, (req, res) => {
-    const call = authorised(req, res);
-    const q = call && query(req, res);
-    if (!call || !q) return;
+  router.post('/fishnet/acquire', keyFirst, json, (req, res) => {
+    const call = res.locals.call as WorkerCall;
+    const q = query(req, res);
+    if (!q) return;
     const work = acquireWork(call, q.slow);
     if (work) res.status(202).json(work);
     else res.status(204).end();
   });
-  router.post('/fishnet/analysis/:id', text, (req, res) => {
+  router.post('/fishnet/analysis/:id', keyFirst, text, (req, res) => {
+    const call = res.locals.call as WorkerCall;
+    const q = query(req, res);
+    if (!q) return;
     let body: unknown;
     let readable = true;
+    const raw = typeof req.body === 'string' ? req.body : '';
     try {
-      body = JSON.parse(typeof req.body === 'string' ? req.body : '');
+      // Nesting past the bound is unreadable like any other non-JSON: refused, and the job put back.
+      if (nestsDeeperThan(Buffer.from(raw))) throw new Error(tooDeepMessage);
+      body = JSON.parse(raw);
     } catch {
       readable = false;
     }
-    req.body = body;
-    const call = authorised(req, res);
-    const q = call && query(req, res);
-    if (!call || !q) return;
-    const out = readable ? submitAnalysis(call, req.params.id, body, q) : refuseUnreadable(call, req.params.id);
+    const out = readable ? submitAnalysis(call, String(req.params.id), body, q) : refuseUnreadable(call, String(req.params.id));
     if (out.status === 204) res.status(204).end();
     else if (out.status === 202) res.status(202).json(out.next);
     else fail(res, out.status, out.error);
   });
-  router.post('/fishnet/abort/:id', json, (req, res) => {
-    const call = authorised(req, res);
-    if (!call) return;
-    if (abortWork(call, req.params.id)) res.status(204).end();
-    else fail(res, 404, `this key holds no job ${req.params.id.slice(0, 24)}`);
+  router.post('/fishnet/abort/:id', keyFirst, json, (req, res) => {
+    const call = res.locals.call as WorkerCall;
+    if (abortWork(call, String(req.params.id))) res.status(204).end();
+    else fail(res, 404, `this key holds no job ${String(req.params.id).slice(0, 24)}`);
   });
   // Bodies this router parses: refused with the protocol's statuses. Anything else goes on to the app's last
   // resort (src/http/app.ts), which answers a busy store (src/store/busy.ts) with 503 + Retry-After as every
@@ -108,6 +120,7 @@ export function fishnetRouter(deps: AppDeps): Router {
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') return fail(res, 413, `the request body exceeds ${FISHNET_BODY_LIMIT_BYTES} bytes`);
     if (e?.type === 'entity.parse.failed') return fail(res, 400, 'the body is not valid JSON');
+    if (e?.type === 'entity.too.deep') return fail(res, 400, tooDeepMessage);
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return fail(res, e.status, 'bad request body');
     next(err);
   });

@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AnyTool } from '../../tools/defineTool.js';
-import { bearerToken } from '../auth/tokens.js';
-import type { AppDeps } from '../context.js';
-import { hasBody, JSON_BODY_LIMIT_BYTES, refusedOversize } from '../facade/http.js';
-import { invokeTool, type Outcome } from '../facade/invoke.js';
+import { bearerToken, verifyToken } from '../auth/tokens.js';
+import type { AppDeps, Caller, User } from '../context.js';
+import { hasBody, JSON_BODY_LIMIT_BYTES, refuseBeforeBody, refusedOversize, tooDeepMessage, verifyDepth } from '../facade/http.js';
+import { invokeTool, unauthorizedMessage, type Outcome } from '../facade/invoke.js';
 import { isKeptResult } from '../services/common/index.js';
 import type { FrontHandler } from './front.js';
 import { pathsUnder } from './pathMatch.js';
@@ -52,6 +52,7 @@ function bodyError(err: unknown): { status: number; message: string } | null {
   const e = err as { type?: string; status?: number };
   if (e?.type === 'entity.too.large') return { status: 413, message: `the request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes` };
   if (e?.type === 'entity.parse.failed') return { status: 400, message: 'the body is not valid JSON' };
+  if (e?.type === 'entity.too.deep') return { status: 400, message: tooDeepMessage };
   if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') return { status: 415, message: 'unsupported body encoding; send UTF-8 JSON' };
   if (e?.type === 'request.size.invalid' || e?.type === 'request.aborted') return { status: 400, message: 'the body did not match its declared length' };
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return { status: e.status, message: 'bad request' };
@@ -93,14 +94,22 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
     list.push(restRoute(tool));
     byMethod.set(tool.rest.method, list);
   }
-  const json = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: () => true });
+  const json = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: () => true, verify: verifyDepth });
 
   const answer = async (route: RestRoute, rawParams: readonly string[], query: string, req: IncomingMessage, res: ServerResponse) => {
     const { tool } = route;
     const isPost = tool.rest.method === 'POST';
     // In the order the express app checked them: the session, the path, then the body before it is read.
     const session = requestSession(req, deps, baseUrl);
-    if (session === 'cross-origin') return error(res, 403, crossOriginMessage);
+    if (session === 'cross-origin') return refuseBeforeBody(req, res, 403, crossOriginMessage);
+    const caller: Caller = { surface: 'rest', key: `ip:${req.socket.remoteAddress ?? 'unknown'}`, origin: `${requestProtocol(req)}://${req.headers.host}` };
+    // Who is asking, before anything of the body is read (issue 44 item 2): a stranger's body is
+    // neither read nor parsed, and the connection is closed rather than drained.
+    let user: User | null = null;
+    if (tool.access === 'personal') {
+      user = session ? session.user : verifyToken(deps.store, bearerToken(req.headers.authorization), deps.clock);
+      if (!user) return refuseBeforeBody(req, res, 401, unauthorizedMessage(caller), { 'WWW-Authenticate': 'Bearer' });
+    }
     const params = decodeParams(rawParams);
     if (!params) return error(res, 400, 'a path segment is not valid percent-encoded UTF-8');
     // 415 before reading: a write's body must be JSON.
@@ -133,14 +142,8 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
       input = coerced;
     }
     route.params.forEach((p, k) => (input[p] = params[k]));
-    const outcome = await invokeTool(
-      tool,
-      deps,
-      { surface: 'rest', key: `ip:${req.socket.remoteAddress ?? 'unknown'}`, origin: `${requestProtocol(req)}://${req.headers.host}` },
-      // A dashboard session (origin-checked above) or the bearer token.
-      session ? { user: session.user } : bearerToken(req.headers.authorization),
-      input,
-    );
+    // The owner verified above (a dashboard session, origin-checked, or the bearer token); a public tool has none.
+    const outcome = await invokeTool(tool, deps, caller, user ? { user } : undefined, input);
     send(res, outcome);
   };
 

@@ -1,9 +1,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AnyTool } from '../../tools/defineTool.js';
-import { bearerToken } from '../auth/tokens.js';
+import { bearerToken, verifyToken } from '../auth/tokens.js';
 import type { AppDeps } from '../context.js';
-import { JSON_BODY_LIMIT_BYTES, noStore, refuseDeclaredOversize } from '../facade/http.js';
+import { Messages } from '../errors.js';
+import { JSON_BODY_LIMIT_BYTES, noStore, refuseBeforeBody, refuseDeclaredOversize, verifyDepth } from '../facade/http.js';
 import { createMcpServer } from './server.js';
 
 function hostnameOf(hostHeader: string): string {
@@ -43,11 +44,38 @@ export function originGuard(allowedHosts: readonly string[], allowedOrigins: rea
   };
 }
 
+/**
+ * What a message without a token may carry: initialize, the listings and the public tools' calls (a
+ * tournament number, a library slug) take a few hundred bytes. A stranger's body is read only up to this.
+ */
+export const ANONYMOUS_MCP_BODY_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * Who is asking, before the body is read (issue 44 item 2). MCP admits a message without a verified owner
+ * (initialize, the listings, the public tools; a personal tool then answers its 401 as an `isError`
+ * result, as every surface words it), so a request whose token is missing or verifies nothing is read only
+ * up to ANONYMOUS_MCP_BODY_LIMIT_BYTES: a larger declared body is refused 401 before a byte is read, and
+ * a chunked one stops being read there. Only an owner's message may carry the full JSON_BODY_LIMIT_BYTES.
+ */
+function authenticateFirst(deps: AppDeps) {
+  const anonymous = express.json({ limit: ANONYMOUS_MCP_BODY_LIMIT_BYTES, verify: verifyDepth });
+  const signed = express.json({ limit: JSON_BODY_LIMIT_BYTES, verify: verifyDepth });
+  const refusal = `${Messages.unauthorized}; without one a message may carry at most ${ANONYMOUS_MCP_BODY_LIMIT_BYTES} bytes`;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.headers.authorization !== undefined && verifyToken(deps.store, bearerToken(req.headers.authorization), deps.clock)) return signed(req, res, next);
+    if (Number(req.headers['content-length']) > ANONYMOUS_MCP_BODY_LIMIT_BYTES) return refuseBeforeBody(req, res, 401, refusal, { 'WWW-Authenticate': 'Bearer' });
+    anonymous(req, res, (err?: unknown) => {
+      if ((err as { type?: string } | undefined)?.type !== 'entity.too.large') return next(err);
+      refuseBeforeBody(req, res, 401, refusal, { 'WWW-Authenticate': 'Bearer' });
+    });
+  };
+}
+
 /** Stateless streamable HTTP at /api/mcp: a fresh server and transport per POST. */
 export function mcpRouter(tools: readonly AnyTool[], deps: AppDeps): Router {
   const router = express.Router();
   router.use('/api/mcp', noStore, originGuard(deps.config.allowedHosts, deps.config.allowedOrigins));
-  router.post('/api/mcp', refuseDeclaredOversize, express.json({ limit: JSON_BODY_LIMIT_BYTES }), async (req: Request, res: Response) => {
+  router.post('/api/mcp', refuseDeclaredOversize, authenticateFirst(deps), async (req: Request, res: Response) => {
     const server = createMcpServer(tools, deps, bearerToken(req.headers.authorization), {
       transport: 'http',
       origin: `${req.protocol}://${req.get('host')}`,

@@ -54,6 +54,40 @@ export async function readJson(res: Response, what: string): Promise<unknown> {
   }
 }
 
+/**
+ * Reads a JSON body of at most `maxBytes`: a larger declared Content-Length is refused before reading, and the
+ * stream is cancelled as soon as the bytes read pass the cap (a body that does not say its length, or lies),
+ * so an oversized answer never sits whole in memory. Both are SourceFormatErrors naming the request.
+ */
+export async function readJsonCapped(res: Response, what: string, maxBytes: number): Promise<unknown> {
+  const tooLarge = () => new SourceFormatError(`${what}: the answer is larger than ${maxBytes} bytes`);
+  // Cancelled without waiting: a cancel can wait on a read in flight, which only the idle timeout would end.
+  if (Number(res.headers.get('content-length')) > maxBytes) {
+    void res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (res.body) {
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        void reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new SourceFormatError(`${what}: the answer is not JSON`);
+  }
+}
+
 /** A JSON GET through the polite client; a body that stalls half-way is fetched again. */
 export function getJson(opts: SourceClientOptions, url: string, what: string, headers: Record<string, string> = {}): Promise<unknown> {
   return request(opts, url, what, { headers: { accept: 'application/json', ...headers } }, (res) => readJson(res, what));

@@ -18,6 +18,8 @@ interface LoadOptions {
   token?: string;
   /** Request headers besides host and authorization (Accept-Encoding for a compressed document). */
   headers?: Record<string, string>;
+  /** A performance.now() time after which no new request is sent (a timed run: `requests` then only caps it). */
+  until?: number;
   /** The server process's CPU time so far, ns (read before and after each burst, outside its timing). */
   serverCpuNs?: () => number;
 }
@@ -56,7 +58,7 @@ async function burst(base: string, path: () => string, opts: LoadOptions): Promi
       let bodyLeft = -1; // -1 until the header is read
       let status = 0;
       const next = () => {
-        if (sent >= opts.requests) return void socket.end(done);
+        if (sent >= opts.requests || (opts.until !== undefined && performance.now() >= opts.until)) return void socket.end(done);
         sent += 1;
         started = performance.now();
         head = '';

@@ -70,7 +70,7 @@ function pin(pid: number, cores: string): boolean {
  * its core to 100%, most of it in the kernel receiving, while the server's idles) still shows what
  * the server spends on each request.
  */
-function cpuNs(pid: number): number {
+export function cpuNs(pid: number): number {
   let total = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {

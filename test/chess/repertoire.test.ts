@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { PgnError } from '../../src/chess/pgn.js';
-import { positionKey, repertoireFromLines, repertoireFromPgn, walkRepertoire } from '../../src/chess/repertoire.js';
+import { MAX_LINE_PLIES, MAX_VARIATION_DEPTH, positionKey, repertoireFromLines, repertoireFromPgn, walkRepertoire } from '../../src/chess/repertoire.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq';
 
@@ -33,6 +33,35 @@ describe('a repertoire from a PGN with variations', () => {
     const book = repertoireFromLines(['e4 e5', '1. d4 d5']);
     expect(Object.keys(book.positions[START].moves)).toEqual(['e4', 'd4']);
     expect(book.lines).toBe(2);
+  });
+});
+
+describe('a repertoire stays a person\'s lines (issue 44, item 12)', () => {
+  const shuffle = (plies: number) => Array.from({ length: plies }, (_, i) => ['Nf3', 'Nf6', 'Ng1', 'Ng8'][i % 4]).join(' ');
+
+  test('a knight cycle is one line of four positions, three plies deep: not 0 lines at ply 68,147', () => {
+    // 1.Nf3 Nf6 2.Ng1 Ng8 comes back to the start: positions start, Nf3, Nf3 Nf6, Ng1 (plies 0–3), however often repeated.
+    for (const plies of [4, 40, 950]) {
+      const book = repertoireFromLines([shuffle(plies)]);
+      expect(Object.keys(book.positions)).toHaveLength(4);
+      expect([book.lines, book.maxPly], `${plies} plies`).toEqual([1, 3]);
+    }
+    // Three plies of it end in a leaf (the g1 knight home, Black's knight out): one line, as before.
+    expect(repertoireFromLines([shuffle(3)])).toMatchObject({ lines: 1, maxPly: 3 });
+    // Beside an ordinary line: its leaf, and the cycle.
+    expect(repertoireFromLines([shuffle(8), 'e4 e5 Nf3'])).toMatchObject({ lines: 2, maxPly: 3 });
+    // A line ending where another continues is that line.
+    expect(repertoireFromLines(['e4 e5', 'e4 e5 Nf3 Nc6'])).toMatchObject({ lines: 1, maxPly: 4 });
+  });
+
+  test(`a line past ${MAX_LINE_PLIES} plies, or variations nested past ${MAX_VARIATION_DEPTH}, is refused`, () => {
+    expect(() => repertoireFromLines([shuffle(68_147)])).toThrow(new RegExp(`at most ${MAX_LINE_PLIES} plies`));
+    expect(repertoireFromLines([shuffle(MAX_LINE_PLIES)]).lines).toBe(1);
+    // 1. e4 (1. d4 (1. c4 (…))): each variation inside the last.
+    const nested = (depth: number) => `1. e4 ${Array.from({ length: depth }, (_, i) => `(1. ${['d4', 'c4', 'Nf3', 'g3'][i % 4]} `).join('')}${')'.repeat(depth)} *`;
+    expect(repertoireFromPgn(nested(MAX_VARIATION_DEPTH)).lines).toBe(5);
+    expect(() => repertoireFromPgn(nested(MAX_VARIATION_DEPTH + 1))).toThrow(PgnError);
+    expect(() => repertoireFromPgn(nested(60_000))).toThrow(new RegExp(`nest at most ${MAX_VARIATION_DEPTH} deep`));
   });
 });
 

@@ -9,6 +9,8 @@ import type { Listening } from '../../src/http/listen.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 import { startServer } from '../helpers/server.js';
+import { scoutRuns } from '../../src/services/prep/index.js';
+import { ensureScout } from '../../src/services/prep/scoutStore.js';
 import { findChromium, launchChromium } from './browser.js';
 
 // The Prep page (issue 29) in Debian's Chromium: scout a fixture lichess player, walk their tree;
@@ -80,6 +82,19 @@ describe.skipIf(!chromium)('the Prep page in Chromium', { timeout: 60_000 }, () 
     const other = await signedIn(bob.user.id);
     await other.waitForSelector('[data-testid="no-scouts"]');
     expect(await other.$eval('main', (m) => m.textContent)).not.toMatch(/rivalx/i);
+    expect(errors).toEqual([]);
+  });
+
+  test('the page opens on a scouted player with games, not on one whose fetch never ran (issue 44 item 7)', async () => {
+    const carol = app.addUser('Carol');
+    scoutRuns(app.deps).start(carol.user.id, 'siteB', 'RivalX');
+    await scoutRuns(app.deps).settled(carol.user.id, 'siteB', 'rivalx');
+    // A scout left never fetched (its process went away), listed first (by site, then name).
+    ensureScout(app.deps.store, app.deps.clock, carol.user.id, 'siteB', 'aaa-ghost', { maxGames: 500, months: 12 });
+    const page = await signedIn(carol.user.id);
+    await page.waitForSelector('[data-testid="tree-move"]');
+    expect(new URL(page.url()).searchParams.get('player')).toBe('siteB/rivalx');
+    expect(await page.$$eval('[data-testid="scout-open"]', (bs) => bs.map((b) => b.textContent))).toEqual(['aaa-ghost (lichess)', 'rivalx (lichess)']);
     expect(errors).toEqual([]);
   });
 });

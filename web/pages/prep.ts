@@ -43,8 +43,9 @@ export async function prepPage(main: HTMLElement): Promise<void> {
   });
   const scouts = await drawList();
   main.append(h('h1', {}, 'Prep'), h('section', {}, h('h2', {}, 'Scout a player'), form, list), out, repertoireSection());
-  // The player in the address, else the first scouted (on a fresh demo: the made-up one).
+  // The player in the address, else the first scouted with games to read (on a fresh demo: the made-up one), else the
+  // first not failed: a scout never fetched (its fetch interrupted, issue 44 item 7) would open on an empty page.
   const [p, u] = (new URLSearchParams(location.search).get('player') ?? '').split('/');
-  const first = p && u ? { provider: p, username: u } : scouts.find((s) => s.state !== 'error');
+  const first = p && u ? { provider: p, username: u } : (scouts.find((s) => s.games > 0) ?? scouts.find((s) => s.state !== 'error'));
   if (first) open(first.provider, first.username);
 }

@@ -1,11 +1,11 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { pathParams } from '../../../tools/defineTool.js';
 import { bearerToken, verifyToken } from '../../auth/tokens.js';
-import type { AppDeps } from '../../context.js';
+import type { AppDeps, User } from '../../context.js';
 import { ApiError, asApiError, describeIssues, Messages } from '../../errors.js';
 import { zodJsonSchema } from '../../../tools/jsonSchema.js';
 import { expressPath } from '../pathMatch.js';
-import { hasBody } from '../../facade/http.js';
+import { hasBody, refuseBeforeBody, verifyDepth } from '../../facade/http.js';
 import { clearedSessionCookie, crossOriginMessage, fromAnotherSite, sameOrigin, sessionCookie } from '../sessionAuth.js';
 import type { SettingsCtx, SettingsRoute } from './route.js';
 import type { SyncRuns } from './syncRuns.js';
@@ -32,7 +32,7 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
     const takesBody = route.method === 'POST' || route.method === 'PUT';
     const bodyLimit = route.bodyLimit ?? SETTINGS_BODY_LIMIT_BYTES;
     const tooLarge = `the request body exceeds ${bodyLimit} bytes, this route's limit`;
-    const parse = express.json({ limit: bodyLimit, type: () => true });
+    const parse = express.json({ limit: bodyLimit, type: () => true, verify: verifyDepth });
     // The route's own limit, named in its 413 (the app-wide handler would name the REST facade's).
     const json = (req: Request, res: Response, next: NextFunction) => {
       if (Number(req.headers['content-length']) > bodyLimit) return fail(res.set('Connection', 'close'), 413, tooLarge);
@@ -48,7 +48,12 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
       (req: Request, res: Response, next: NextFunction) => {
         // Sign-in sets a cookie: a browser on another origin may not ask for one (login CSRF), whether
         // it says so by Origin or only by Fetch Metadata.
-        if (route.access === 'public' && ((req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) || fromAnotherSite(req))) return fail(res, 403, crossOriginMessage);
+        if (route.access === 'public' && ((req.headers.origin !== undefined && !sameOrigin(req, baseUrl)) || fromAnotherSite(req))) return refuseBeforeBody(req, res, 403, crossOriginMessage);
+        // Who is asking, before the body is read (issue 44 item 2): a stranger's body is neither read nor parsed.
+        let user: User | null = res.locals.session?.user ?? null;
+        if (!user && req.headers.authorization !== undefined) user = verifyToken(deps.store, bearerToken(req.headers.authorization));
+        if (route.access === 'signed-in' && !user) return refuseBeforeBody(req, res, 401, Messages.unauthorized, { 'WWW-Authenticate': 'Bearer' });
+        res.locals.user = user;
         if (takesBody && hasBody(req) && !req.is('application/json')) return fail(res, 415, 'Content-Type must be application/json');
         if (!takesBody && hasBody(req)) return fail(res, 400, `${route.method} takes no request body`);
         const unexpected = Object.keys(req.query).filter((k) => !queryFields.has(k) || typeof req.query[k] !== 'string');
@@ -57,10 +62,8 @@ export function settingsRouter(routes: readonly SettingsRoute[], deps: AppDeps, 
       },
       ...(takesBody ? [json] : []),
       async (req: Request, res: Response) => {
-        let user = res.locals.session?.user ?? null;
+        const user: User | null = res.locals.user;
         const sessionId: string | null = res.locals.session?.sessionId ?? null;
-        if (!user && req.headers.authorization !== undefined) user = verifyToken(deps.store, bearerToken(req.headers.authorization));
-        if (route.access === 'signed-in' && !user) return fail(res, 401, Messages.unauthorized, { 'WWW-Authenticate': 'Bearer' });
         try {
           // Every signed-in route spends the owner's personal bucket, as every tool call does (issue 37):
           // 429 when it is empty, 503 when the limiter cannot be reached, and nothing runs.

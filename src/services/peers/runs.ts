@@ -6,7 +6,11 @@ import type { LichessOptions } from '../../sources/lichess/client.js';
 import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
 import { politeClient } from '../prep/index.js';
 import { LICHESS_POLITENESS } from '../sync/index.js';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
+import { withExplorerLease } from './explorerLease.js';
+import { clearFailure, lastFailure, recordFailure, tokenFingerprint, type ExplorerFailure } from './failures.js';
 
 /** One answer to fetch: a position and which database. */
 export interface PeerJob {
@@ -49,10 +53,10 @@ export const TOKEN_REFUSED =
  */
 export class PeerRuns {
   private readonly runs: SiteRuns<PeerProgress>;
-  /** Keys start with the owner's id and a space. */
-  private readonly outcomes = new Map<string, PeerOutcome>();
-  /** The token lichess refused, per run key: it is not offered again until the owner gives another. */
-  private readonly refused = new Map<string, string>();
+  /** Runs of this process that completed (keys start with the owner's id and a space); failures are stored (failures.ts). */
+  private readonly completed = new Set<string>();
+  /** This runner's name on the store's explorer lease (explorerLease.ts). */
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(
     private readonly deps: AppDeps,
@@ -66,27 +70,40 @@ export class PeerRuns {
     return r ? { state: r.state, progress: { ...r.progress } } : null;
   }
 
-  /** How the last finished run of this key ended (this process). */
+  /** How the last finished run of this key ended: a failure from the store (any process), or this process's success. */
   outcome(runKey: string): PeerOutcome | null {
-    return this.outcomes.get(runKey) ?? null;
+    const failed = this.failure(runKey);
+    if (failed) return { state: failed.state, message: failed.message };
+    return this.completed.has(runKey) ? { state: 'ok', message: null } : null;
+  }
+
+  /** The stored failure of this key's last run, if it failed. */
+  failure(runKey: string): ExplorerFailure | null {
+    return lastFailure(this.deps.store, runKey);
   }
 
   /** The owner's runs going (with progress) and how the last ones ended, as one string (a memo key part). */
   activeFor(userId: string): string {
     const mine = (k: string) => k.startsWith(`${userId} `);
     const going = [...this.runs.entries()].filter(([k]) => mine(k)).map(([k, r]) => `${k}:${r.state}:${r.progress.done}`);
-    const ended = [...this.outcomes.entries()].filter(([k]) => mine(k)).map(([k, o]) => `${k}:${o.state}`);
-    return [...going, ...ended].join('|');
+    return [...going, ...[...this.completed].filter(mine)].join('|');
   }
 
-  refusedToken(runKey: string): string | null {
-    return this.refused.get(runKey) ?? null;
+  /** Whether the explorer refused exactly this token on this key's last run (it is not offered again). */
+  refusedToken(runKey: string, token: string): boolean {
+    const f = this.failure(runKey);
+    return f?.state === 'token-refused' && f.tokenFingerprint === tokenFingerprint(token);
   }
 
-  /** Starts fetching `jobs` for the owner in the background (charged to the owner's `scout` bucket); joins a run of the same key. */
-  start(userId: string, runKey: string, token: string, jobs: readonly PeerJob[]): void {
+  /**
+   * Starts fetching `jobs` for the owner in the background; joins a run of the same key. A new piece of work is
+   * charged to the owner's `scout` bucket; a retry of a key whose last run failed (`charge: false`) is the same
+   * work, already paid for (issue 44 item 7).
+   */
+  start(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], charge = true): void {
     if (this.runs.get(runKey) || !jobs.length) return;
-    this.deps.limiter.take('scout', userId);
+    if (charge) this.deps.limiter.take('scout', userId);
+    this.completed.delete(runKey);
     this.runs.start(runKey, 'siteB', { done: 0, total: jobs.length, requests: 0 }, (run) => this.fetch(userId, runKey, token, jobs, run));
   }
 
@@ -111,28 +128,26 @@ export class PeerRuns {
       for (const job of jobs) {
         if (run.signal.aborted) return;
         const month = fetchMonth(clock.now());
-        // Another run (another colour, a second reader) may have fetched this position meanwhile.
+        // Another run (another colour, a second reader, another process) may have fetched this position meanwhile.
         if (!cachedAnswers(store, userId, job.kind, month, [job.key]).size) {
-          const answer =
-            job.kind.database === 'masters'
-              ? await explorerMasters(client, job.fen)
-              : await explorerLichess(client, { fen: job.fen, ratings: job.ratings, speeds: job.speeds });
+          // One request at a time per store, whichever process asks (explorerLease.ts).
+          const answer = await withExplorerLease(store, this.holder, run.signal, () =>
+            job.kind.database === 'masters' ? explorerMasters(client, job.fen) : explorerLichess(client, { fen: job.fen, ratings: job.ratings, speeds: job.speeds }),
+          );
           storeAnswer(store, userId, job.kind, month, job.key, answer, clock.now());
         }
         run.progress.done += 1;
       }
-      this.outcomes.set(runKey, { state: 'ok', message: null });
-      this.refused.delete(runKey);
+      clearFailure(store, runKey);
+      this.completed.add(runKey);
     } catch (err) {
       if (run.signal.aborted) return;
-      if (err instanceof SourceHttpError && err.status === 401) {
-        this.outcomes.set(runKey, { state: 'token-refused', message: TOKEN_REFUSED });
-        this.refused.set(runKey, token);
-      }
-      else {
-        if (isOwnFailure(err)) console.error('[peers]', err);
-        this.outcomes.set(runKey, { state: 'error', message: describeSourceFailure('siteB', err, PURPOSE) });
-      }
+      const refused = err instanceof SourceHttpError && err.status === 401;
+      if (!refused && isOwnFailure(err)) console.error('[peers]', err);
+      const message = refused ? TOKEN_REFUSED : describeSourceFailure('siteB', err, PURPOSE);
+      const stored = recordFailure(store, userId, runKey, clock.now(), refused ? 'token-refused' : 'error', message, refused ? token : null);
+      // The log says it too (the owner's id, never the token): a failure nobody reads is still seen.
+      console.warn(`[peers] opening-explorer fetch failed (${runKey.trim()}; ${run.progress.done} of ${run.progress.total} positions done; failure ${stored.failures} in a row${refused ? '' : `, next try after ${stored.retryAt}`}): ${message}`);
     }
   }
 }

@@ -14,6 +14,7 @@ import { cachedAnswers, fetchMonth, MASTERS, type AnswerKind } from './answers.j
 import { comparePosition, findingsOf, OWNER_MIN_GAMES, PEER_MIN_GAMES, RARE_SHARE, SCORE_GAP } from './findings.js';
 import { isRatingGroup, lichessFromChesscom, ratingGroup, TIME_CLASS_SPEEDS } from './level.js';
 import { ownerPositions, PEER_MAX_POSITIONS, PEER_MIN_OWNER_GAMES, PEER_PLIES, type OwnerPosition } from './positions.js';
+import { failureStamp } from './failures.js';
 import { peerRuns, type PeerJob } from './runs.js';
 
 type Level = z.infer<typeof PeersLevel>;
@@ -150,12 +151,18 @@ function compute(ctx: PersonalCtx, colour: Colour, opts: PeersOptions, fetch: bo
   const runs = peerRuns(ctx);
   const runKey = `${ctx.user.id} ${colour} ${kind.ratings} ${kind.speeds} ${opts.masters ? 'masters' : ''}`;
   let running = runs.running(runKey);
-  const last = runs.outcome(runKey);
-  // A refused token is not offered again until it changes (the outcome is per token).
-  if (last?.state === 'token-refused' && runs.refusedToken(runKey) === token) return { status: { ...status, state: 'token-refused', message: last.message }, level, compared };
+  const failed = runs.failure(runKey);
+  // A refused token is not offered again until it changes (the failure keeps the token's fingerprint).
+  if (!running && failed?.state === 'token-refused' && runs.refusedToken(runKey, token)) return { status: { ...status, state: 'token-refused', message: failed.message }, level, compared };
+  // A failed run is retried once its back-off has passed (failures.ts), not at every read: until then the reason is the answer.
+  const waiting = failed?.state === 'error' && ctx.clock.now().toISOString() < failed.retryAt;
+  if (!running && waiting) {
+    return { status: { ...status, state: 'error', message: `${failed.message} (${failed.failures} failed ${failed.failures === 1 ? 'try' : 'tries'} in a row; the next read after ${failed.retryAt} tries again)` }, level, compared };
+  }
   if (!running && fetch) {
     try {
-      runs.start(ctx.user.id, runKey, token, unique);
+      // A retry is the same work as the run that failed: not charged to the scout bucket again.
+      runs.start(ctx.user.id, runKey, token, unique, !failed);
       running = runs.running(runKey);
     } catch (err) {
       // The owner's scout bucket is spent: serve what is cached, and say when to come back.
@@ -163,8 +170,9 @@ function compute(ctx: PersonalCtx, colour: Colour, opts: PeersOptions, fetch: bo
       return { status: { ...status, state: 'partial', message: `${err.message}; what is cached is shown` }, level, compared };
     }
   }
-  if (running) return { status: { ...status, state: running.state, progress: running.progress, message: 'Fetching from lichess one position at a time: read again for the rest.' }, level, compared };
-  if (last && last.state !== 'ok') return { status: { ...status, state: last.state, message: last.message }, level, compared };
+  const lastTry = failed ? ` The last try failed: ${failed.message}` : '';
+  if (running) return { status: { ...status, state: running.state, progress: running.progress, message: `Fetching from lichess one position at a time: read again for the rest.${lastTry}` }, level, compared };
+  if (failed) return { status: { ...status, state: failed.state, message: failed.message }, level, compared };
   return { status: { ...status, state: 'partial', message: 'Not all positions are fetched yet: read chess-footprint://openings/{colour}/peers to fetch them.'.replace('{colour}', colour) }, level, compared };
 }
 
@@ -222,5 +230,5 @@ export function peersInsight(ctx: PersonalCtx): z.infer<typeof AtYourLevel> {
 /** What the cached view depends on beyond the owner's games and account: the answers stored and the runs going. */
 export function peersStamp(ctx: PersonalCtx): string {
   const r = ctx.store.sqlite.prepare('SELECT count(*) AS n, max(fetched_at) AS at FROM explorer_answers WHERE user_id = ?').get(ctx.user.id) as { n: number; at: string | null };
-  return `${r.n} ${r.at ?? ''} ${peerRuns(ctx).activeFor(ctx.user.id)} ${fetchMonth(ctx.clock.now())}`;
+  return `${r.n} ${r.at ?? ''} ${peerRuns(ctx).activeFor(ctx.user.id)} ${failureStamp(ctx.store, ctx.user.id, ctx.clock.now())} ${fetchMonth(ctx.clock.now())}`;
 }

@@ -14,7 +14,7 @@ export { notScouted, ownScout, playerReport, scoutTree } from './player.js';
 // The polite source client with a caller's sleep, signal and request count (peers/runs.ts fetches through it).
 export { politeClient } from './fetch.js';
 export { declareRepertoire, loadRepertoire, removeRepertoire } from './repertoire.js';
-export { ScoutRuns, scoutRuns, setScoutRuns } from './scout.js';
+export { SCOUT_INTERRUPTED, ScoutRuns, scoutRuns, setScoutRuns } from './scout.js';
 export { listScouts, removeScout, type ScoutProviderId } from './scoutStore.js';
 export { storeDemoScout } from './demoScout.js';
 
@@ -32,7 +32,8 @@ export function readPlayer(ctx: PersonalCtx, provider: ScoutProviderId, username
   const stale = found?.status !== 'demo' && (!found || (found.fetchedAt !== null && ctx.clock.now().getTime() - Date.parse(found.fetchedAt) > SCOUT_REFRESH_MS) || found.status === 'never-fetched');
   if (stale) {
     try {
-      runs.start(ctx.user.id, provider, username);
+      // A scout never fetched was charged when it was asked for: resuming it (its process ended) is not charged again.
+      runs.start(ctx.user.id, provider, username, {}, found?.status !== 'never-fetched');
     } catch (err) {
       if (!found || !(err instanceof ApiError) || err.status !== 429) throw err;
     }

@@ -25,6 +25,13 @@ interface LastFetch {
   requests: number;
 }
 
+/**
+ * What a scout whose process ended mid-fetch says (issue 44 item 7): `serve` stopping, or an MCP client over stdio
+ * disconnecting, ends the fetch with its process; the row says so, and the next read of the player resumes it
+ * (readPlayer, prep/index.ts), without a second charge to the scout bucket.
+ */
+export const SCOUT_INTERRUPTED = 'The fetch stopped before it finished when the process running it ended (a server stopped, or an MCP client disconnected); what was stored stays, and reading the player again resumes it.';
+
 /** What a failed fetch says (the sync's wording, src/sources/failure.ts). */
 const SCOUT_PURPOSE: FetchPurpose = { subject: 'player', activity: 'scout', afterwards: 'what was stored stays' };
 
@@ -71,19 +78,22 @@ export class ScoutRuns {
    * Starts (or joins) a fetch of the player's recent public games for the owner, in the background; the
    * first state comes back at once. 429 when the owner's scout bucket is empty; nothing is stored then.
    */
-  start(userId: string, provider: ScoutProviderId, username: string, bounds: { maxGames?: number; months?: number } = {}): Status {
+  start(userId: string, provider: ScoutProviderId, username: string, bounds: { maxGames?: number; months?: number } = {}, charge = true): Status {
     const existing = findScout(this.deps.store, userId, provider, username);
     if (existing && this.runs.get(existing.id)) return this.statusOf(existing);
     // A demo store's made-up player is never fetched: the name could be a real stranger's account.
     if (existing?.status === 'demo') return this.statusOf(existing);
-    this.deps.limiter.take('scout', userId);
+    // `charge: false`: resuming a fetch that was paid for when it started (an interrupted first fetch).
+    if (charge) this.deps.limiter.take('scout', userId);
     const row = ensureScout(this.deps.store, this.deps.clock, userId, provider, username, {
       maxGames: bounds.maxGames ?? existing?.maxGames ?? DEFAULT_MAX_GAMES,
       months: bounds.months ?? existing?.months ?? DEFAULT_MONTHS,
     });
+    // Resumed: the interruption is over.
+    if (row.statusMessage === SCOUT_INTERRUPTED) setScoutStatus(this.deps.store, row.id, { statusMessage: null });
     // The site's turn is shared with the sync (one request at a time per site, whoever asked).
     this.runs.start(row.id, provider, null, (run) => this.fetch(row.id, run));
-    return this.statusOf(row);
+    return this.statusOf(findById(this.deps, row.id) ?? row);
   }
 
   /** Resolves when the owner's running fetch of the player (if any) has finished. */
@@ -103,8 +113,19 @@ export class ScoutRuns {
     return removeScout(this.deps.store, userId, provider, username);
   }
 
-  /** Stops fetches in progress (server shutdown); what they stored stays. */
+  /**
+   * Stops fetches in progress (server shutdown, a stdio client gone); what they stored stays. Each interrupted row
+   * says so before its fetch is aborted (the store may close right after), so no scout is left looking as if it
+   * were still fetching, or never asked for.
+   */
   stop(): void {
+    for (const [scoutId] of this.runs.entries()) {
+      try {
+        setScoutStatus(this.deps.store, scoutId, { statusMessage: SCOUT_INTERRUPTED });
+      } catch {
+        // The store is busy or already closed: the row keeps its state, and a read resumes a never-fetched scout.
+      }
+    }
     this.runs.stop();
     // A later app on the same store gets a fresh runner.
     runners.forget(this.deps.store, this);

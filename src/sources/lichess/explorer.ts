@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { describeIssue, getJson, SourceFormatError } from '../types.js';
+import { request } from '../http.js';
+import { describeIssue, readJsonCapped, SourceFormatError, SourceHttpError } from '../types.js';
 import { lichessHeaders, type LichessOptions } from './client.js';
 
 /**
@@ -19,10 +20,24 @@ export type ExplorerSpeed = (typeof EXPLORER_SPEEDS)[number];
 
 const count = z.number().int().nonnegative();
 
+/**
+ * What an answer may hold (issue 44 item 7): the explorer is another server, so its answer is bounded like any
+ * input. We ask for EXPLORER_MOVES moves (`moves=30`), so more is not the explorer's answer to our question; a
+ * move's SAN is one move in Standard Algebraic Notation (PGN standard 8.2.3: piece letter, disambiguation,
+ * capture, square, promotion, check or mate; or castling), which also keeps markup out; an opening name is at
+ * most OPENING_NAME_MAX characters (lichess's longest, in lichess-org/chess-openings, are under 100) and its ECO
+ * code a letter A–E and two digits; and the whole body at most EXPLORER_BODY_MAX_BYTES, counted while it streams
+ * (30 moves with totals and an opening are about 4 KB).
+ */
+export const EXPLORER_MOVES = 30;
+export const OPENING_NAME_MAX = 200;
+export const EXPLORER_BODY_MAX_BYTES = 256 * 1024;
+const SAN = /^(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?$/;
+
 /** One move from the position: games won by White, drawn, won by Black after it. Fields we do not read are let through. */
 const ExplorerMove = z.object({
   uci: z.string().regex(/^[a-h][1-8][a-h][1-8][qrbn]?$/),
-  san: z.string().min(1),
+  san: z.string().max(8).regex(SAN, 'not a move in SAN'),
   averageRating: z.number().nullable().optional(),
   white: count,
   draws: count,
@@ -33,8 +48,11 @@ export const ExplorerAnswer = z.object({
   white: count,
   draws: count,
   black: count,
-  moves: z.array(ExplorerMove),
-  opening: z.object({ eco: z.string(), name: z.string() }).nullable().optional(),
+  moves: z.array(ExplorerMove).max(EXPLORER_MOVES, `more than the ${EXPLORER_MOVES} moves asked for`),
+  opening: z
+    .object({ eco: z.string().regex(/^[A-E]\d\d$/), name: z.string().max(OPENING_NAME_MAX) })
+    .nullable()
+    .optional(),
 });
 /** What is kept of an answer: the totals, the moves and the opening's name (not the sample games). */
 export type ExplorerAnswer = z.infer<typeof ExplorerAnswer>;
@@ -68,17 +86,39 @@ export async function explorerLichess(opts: LichessOptions, q: LichessQuery): Pr
     ratings: q.ratings.join(','),
     speeds: q.speeds.join(','),
     // Every move played there (the default is 12), so a rare move of the owner's is found too.
-    moves: '30',
+    moves: String(EXPLORER_MOVES),
     topGames: '0',
     recentGames: '0',
   });
   const what = 'lichess opening explorer';
-  return parse(await getJson(opts, `${opts.baseUrl}/lichess?${params}`, what, lichessHeaders(opts, 'application/json')), what);
+  return parse(await getExplorer(opts, `${opts.baseUrl}/lichess?${params}`, what), what);
+}
+
+/**
+ * One explorer GET: redirects are not followed (a 3xx, to another origin or not, is a failure naming where it
+ * pointed: the token goes to the configured origin only), and the body is read up to EXPLORER_BODY_MAX_BYTES.
+ */
+async function getExplorer(opts: LichessOptions, url: string, what: string): Promise<unknown> {
+  const init = { headers: { accept: 'application/json', ...lichessHeaders(opts, 'application/json') }, redirect: 'manual' as const, accept: (status: number) => status >= 200 && status < 400 };
+  return request(opts, url, what, init, async (res) => {
+    if (res.status >= 300 && res.status < 400) {
+      void res.body?.cancel().catch(() => undefined);
+      const to = res.headers.get('location');
+      let where = 'elsewhere';
+      try {
+        where = to ? new URL(to, url).origin : where;
+      } catch {
+        // an unreadable Location: said as "elsewhere"
+      }
+      throw new SourceHttpError(res.status, `${what}: HTTP ${res.status} redirect to ${where}, not followed`);
+    }
+    return readJsonCapped(res, what, EXPLORER_BODY_MAX_BYTES);
+  });
 }
 
 /** The masters database at the position. */
 export async function explorerMasters(opts: LichessOptions, fen: string): Promise<ExplorerAnswer> {
-  const params = new URLSearchParams({ fen, moves: '30', topGames: '0' });
+  const params = new URLSearchParams({ fen, moves: String(EXPLORER_MOVES), topGames: '0' });
   const what = 'lichess opening explorer (masters)';
-  return parse(await getJson(opts, `${opts.baseUrl}/masters?${params}`, what, lichessHeaders(opts, 'application/json')), what);
+  return parse(await getExplorer(opts, `${opts.baseUrl}/masters?${params}`, what), what);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parsePgnMainline, PgnError } from '../../chess/pgn.js';
-import { lichessReview, usableAnalysis, type LichessAnalysisEntry } from './review.js';
+import { isPublishedAccuracy, lichessReview, usableAnalysis, type LichessAnalysisEntry } from './review.js';
 import { describeIssue, SourceFormatError, type SourceRecord, type SourceSkip } from '../types.js';
 import type { CurrentPerf } from '../../../schemas/profile.js';
 
@@ -140,7 +140,8 @@ export function parseLichessGame(raw: unknown, username: string, opts: { review?
       opening: g.opening?.name ?? null,
       event: tournament,
       movesCount: 0, // replaced by the moves columns
-      platformAccuracy: own.analysis?.accuracy ?? null,
+      // Outside lichess's 0–100 it is not lichess's figure (issue 44 item 8): not shown, and the review is not imported.
+      platformAccuracy: isPublishedAccuracy(own.analysis?.accuracy) ? own.analysis.accuracy : null,
       sourceUrl: `https://lichess.org/${g.id}${colour === 'black' ? '/black' : ''}`,
     },
     pgn: parsed.plies.length ? { text, parsed, clocksSeconds } : null,

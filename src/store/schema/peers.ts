@@ -27,3 +27,35 @@ export const explorerAnswers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.positionKey, t.database, t.ratings, t.speeds, t.month] })],
 );
+
+/**
+ * The last failed opening-explorer run of an owner's run key (issue 44 item 7; migration 0018): its reason as the
+ * owner reads it, how many runs in a row failed, and when the next may start (doubling back-off). Read by every
+ * process on the store, so the reason is shown wherever the owner looks and a retry waits whoever reads. Deleted
+ * when a run of the key completes.
+ */
+export const explorerFetches = sqliteTable('explorer_fetches', {
+  // `<owner id> <colour> <ratings> <speeds> <masters>` (src/services/peers/view.ts).
+  runKey: text('run_key').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  state: text('state', { enum: ['error', 'token-refused'] }).notNull(),
+  message: text('message').notNull(),
+  failures: integer('failures').notNull(),
+  failedAt: text('failed_at').notNull(),
+  retryAt: text('retry_at').notNull(),
+  // sha-256 of the token the explorer refused (401): never the token itself.
+  tokenFingerprint: text('token_fingerprint'),
+});
+
+/**
+ * One opening-explorer request at a time per store, across processes (`serve` and `mcp` over stdio on one data
+ * folder; migration 0018): the single row (id 1) names the process asking and until when (epoch ms) its claim
+ * holds; a claim past its time is free, so a process that died leaves no lock behind.
+ */
+export const explorerLease = sqliteTable('explorer_lease', {
+  id: integer('id').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});

@@ -166,11 +166,12 @@ describe('deviations are computed once per change of their inputs, and bounded (
     expect((await repertoireDeviations(me.ctx, 'white')).inRepertoire).toBe(1);
   });
 
-  test('a repertoire of 950 repeated knight moves: games are followed to ply 80 at most, and one out of it for 9 plies has left it', async () => {
+  test('a repertoire of 950 repeated knight moves: games are followed to its depth and 8 plies more, and one out of it for 9 plies has left it', async () => {
     // Legal and 15 KB: 1.Nf3 Nf6 2.Ng1 Ng8, repeated (no threefold rule in a PGN's movetext).
     const shuffle = Array.from({ length: 950 }, (_, i) => ['Nf3', 'Nf6', 'Ng1', 'Ng8'][i % 4]);
     await declareRepertoire(me.ctx, { colour: 'white', lines: [shuffle.join(' ')] });
-    // g1: the shuffle for 100 plies, then e4: in the repertoire as far as it is followed (ply 80).
+    // The shuffle's four positions are 3 plies deep at most (issue 44: not 950), so games are followed to ply 3 + 8 = 11.
+    // g1: the shuffle for 100 plies, then e4: in the repertoire as far as it is followed (ply 11).
     // g2: after 1.Nf3 Nf6 (ply 2, in it) the queen's knights go out and come home in 12 plies (a knight comes home in
     // an even number of moves); out of it for more than 8 plies, the game left it at 2.Nc3.
     // g3: the same, home in 8 plies: back in the book at ply 10 (a transposition), and 6.e4 leaves it there.
@@ -186,7 +187,7 @@ describe('deviations are computed once per change of their inputs, and bounded (
     expect(rows.map((r) => [r.status, r.lastBookPly, r.deviation?.ply ?? null])).toEqual([
       ['deviation', 10, 11], // g3
       ['deviation', 2, 3], // g2
-      ['in-repertoire', 80, null], // g1
+      ['in-repertoire', 11, null], // g1
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ownerStamp } from '../../../src/store/ownerStamps.js';
 import { tools } from '../../../tools/index.js';
-import { ownScout, playerReport, ScoutRuns, scoutTree, setScoutRuns } from '../../../src/services/prep/index.js';
+import { ownScout, playerReport, readPlayer, SCOUT_INTERRUPTED, ScoutRuns, scoutTree, setScoutRuns } from '../../../src/services/prep/index.js';
 import { addGames, gameRow } from '../../helpers/games.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
@@ -350,5 +350,45 @@ describe('scouting a chess.com player', () => {
     // 2026/10 was checked on 2026-11-20, after it settled (2 days past its end): final. 2026/11 answers 304.
     expect(requests).toEqual(['archives', '2026/11']);
     expect(runs.statusOf(row)).toMatchObject({ games: 3, lastFetch: { fetched: 0, stored: 0, requests: 2 } });
+  });
+});
+
+describe('a scout whose process went away (issue 44 item 7)', () => {
+  test('stopped mid-fetch: the row says why; the next read (another process) resumes it without a second charge, and it completes', async () => {
+    const server = await startFixtureServer();
+    const served = lines('rivalx.ndjson');
+    // The first process's export never answers (its client disconnects meanwhile); later ones are served.
+    let stall = true;
+    server.intercept(() => stall);
+    playExport(server, served);
+    // One scout an hour: a second charge would be a 429.
+    const app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_RATE_LIMITS: 'scout:1/3600' } });
+    const first = new ScoutRuns(app.deps, { sleep: async () => {} });
+    setScoutRuns(app.deps, first);
+    try {
+      const { ctx, user } = app.addUser();
+      expect((await readPlayer(ctx, 'siteB', 'RivalX')).scout.state).toBe('queued');
+      await new Promise((r) => setTimeout(r, 50));
+      // The process ends (stdio client gone): its runner stops.
+      first.stop();
+      await first.settled(user.id, 'siteB', 'rivalx');
+      // Another process on the store: its own runner, which never saw the fetch.
+      const second = new ScoutRuns(app.deps, { sleep: async () => {} });
+      setScoutRuns(app.deps, second);
+      expect(second.status(user.id, 'siteB', 'rivalx')).toMatchObject({ state: 'never-fetched', message: SCOUT_INTERRUPTED, games: 0 });
+      stall = false;
+      const resumed = await readPlayer(ctx, 'siteB', 'RivalX');
+      expect(resumed.scout).toMatchObject({ state: 'queued', message: null });
+      await second.settled(user.id, 'siteB', 'rivalx');
+      expect(second.status(user.id, 'siteB', 'rivalx')).toMatchObject({ state: 'ok', message: null });
+      expect(second.status(user.id, 'siteB', 'rivalx')!.games).toBeGreaterThan(0);
+      // The one unit of the bucket was spent once, by the first read: another player is now refused.
+      expect(() => second.start(user.id, 'siteB', 'someone-else')).toThrow(/429|limit|rate/i);
+      second.stop();
+    } finally {
+      first.stop();
+      await server.close();
+      await app.close();
+    }
   });
 });

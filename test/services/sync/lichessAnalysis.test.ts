@@ -25,6 +25,23 @@ afterEach(async () => {
   await server?.close();
 });
 
+/**
+ * The first `damaged.length` of `picked` were stored review-less (and the engine may review them: the request is queued,
+ * not "already reviewed"); the rest keep lichess's review.
+ */
+async function expectReviewLess(app: TestApp, me: ReturnType<TestApp['addUser']>, picked: ReadonlyArray<{ id: string }>, damaged: readonly string[]): Promise<void> {
+  for (const [i, g] of picked.entries()) {
+    const row = app.deps.store.db.select().from(games).where(eq(games.sourceId, g.id)).get()!;
+    const review = ownerReview(app.deps.store, me.user.id, row.movesKey);
+    if (i < damaged.length) {
+      expect(review, damaged[i]).toBeNull();
+      expect(row.reviewAccuracy, damaged[i]).toBeNull();
+      const r = await app.call(requestGameReview, { id: row.id }, me.token);
+      expect(r.status, damaged[i]).toBe(202);
+    } else expect(review, 'an untouched game').toBeTruthy();
+  }
+}
+
 describe('lichess sync of games lichess analysed', () => {
   it("stores lichess's review with each game, in the sync, with lichess's judgments and figures, and starts no engine", async () => {
     server = await startFixtureServer();
@@ -100,18 +117,9 @@ describe('lichess analysis that cannot be shown as lichess made it (issue 37, it
     expect(s.error).toBeNull();
     expect(s.stored).toBe(6);
     expect(app.deps.store.db.select().from(games).where(eq(games.userId, me.user.id)).all()).toHaveLength(6);
+    await expectReviewLess(app, me, picked, damage.map(([name]) => name));
     for (const [i, g] of picked.entries()) {
       const row = app.deps.store.db.select().from(games).where(eq(games.sourceId, g.id)).get()!;
-      const review = ownerReview(app.deps.store, me.user.id, row.movesKey);
-      if (i < damage.length) {
-        expect(review, damage[i][0]).toBeNull();
-        expect(row.reviewAccuracy, damage[i][0]).toBeNull();
-        // Review-less, so the engine can review it: the request is queued, not "already reviewed".
-        const r = await app.call(requestGameReview, { id: row.id }, me.token);
-        expect(r.status, damage[i][0]).toBe(202);
-      } else {
-        expect(review).toBeTruthy();
-      }
       if (i === renamed) {
         const source = engineOutput(app.deps.store, me.user.id, row.movesKey!)!.source!;
         expect(source.unknownJudgments).toEqual({ 3: 'Good' });
@@ -120,6 +128,41 @@ describe('lichess analysis that cannot be shown as lichess made it (issue 37, it
       }
     }
     expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(damage.length);
+  });
+
+  it("analysis outside lichess's own bounds imports that game review-less; the sync goes on (issue 44 item 8)", async () => {
+    server = await startFixtureServer();
+    app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_STOCKFISH: '/nonexistent/stockfish' } });
+    const me = app.addUser('Megaloblasto');
+    const conn = connectSource(app.deps, me.user.id, 'siteB', 'megaloblasto');
+    const picked = [...all].sort((a, b) => a.createdAt - b.createdAt).slice(0, 10);
+    const firstBest = (g: (typeof all)[number]) => g.analysis.findIndex((e) => typeof (e as { best?: string }).best === 'string');
+    const setEntry = (g: (typeof all)[number], i: number, patch: object) => (g.analysis = g.analysis.map((e, j) => (j === i ? { ...(e as object), ...patch } : e)));
+    // Each bound from its source: accuracy is a percentage; Stockfish's VALUE_MATE is 32000 and MAX_PLY 246.
+    const damage: Array<[string, (g: (typeof all)[number]) => void]> = [
+      ['accuracy 1e308', (g) => (g.players.white.analysis.accuracy = 1e308)],
+      ['accuracy −5', (g) => (g.players.black.analysis.accuracy = -5)],
+      ['eval 1e15', (g) => setEntry(g, 4, { eval: 1e15, mate: undefined })],
+      ['eval 32000 (VALUE_MATE itself)', (g) => setEntry(g, 4, { eval: -32000, mate: undefined })],
+      ['mate 1e9', (g) => setEntry(g, 5, { mate: 1e9, eval: undefined })],
+      ['mate 247 (past MAX_PLY)', (g) => setEntry(g, 5, { mate: 247, eval: undefined })],
+      ['best "zzzz"', (g) => setEntry(g, firstBest(g), { best: 'zzzz' })],
+      ['a 10 KB best', (g) => setEntry(g, firstBest(g), { best: 'e2e4'.repeat(2500) })],
+      ['best well formed but illegal in its position', (g) => setEntry(g, firstBest(g), { best: 'a1a8' })],
+    ];
+    const served = picked.map((g, i) => {
+      const copy = structuredClone(g);
+      if (i < damage.length) damage[i][1](copy);
+      return JSON.stringify(copy);
+    });
+    playLichess(server, { lines: served });
+    const s = await syncConnection(app.deps, conn);
+    expect(s.error).toBeNull();
+    expect(s.stored).toBe(picked.length);
+    await expectReviewLess(app, me, picked, damage.map(([name]) => name));
+    // The out-of-range figure is never the game's platform accuracy either.
+    const accuracies = app.deps.store.db.select({ a: games.platformAccuracy }).from(games).where(eq(games.userId, me.user.id)).all().map((r) => r.a);
+    for (const a of accuracies) if (a !== null) expect(a >= 0 && a <= 100).toBe(true);
   });
 
   it("an imported review shows lichess's published accuracy for each side: all 80 players of the 40 exports", async () => {

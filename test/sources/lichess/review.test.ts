@@ -82,6 +82,23 @@ describe("lichess's own review, from the export's analysis", { timeout: 180_000 
     for (const x of GAMES) for (const p of derive(x).view.plies) expect(p.ply.classification).not.toBe('great');
   });
 
+  test("lichess's castling form of `best` (the king onto its rook, e1h1) is read as the castling it is (issue 44 item 8)", () => {
+    // In these exports lichess writes a suggested castling as lila's Uci does: king square then rook square.
+    let seen = 0;
+    for (const g of GAMES) {
+      const i = (g.analysis as Array<{ best?: string }>).findIndex((e) => e?.best === 'e1h1' || e?.best === 'e8h8' || e?.best === 'e8a8' || e?.best === 'e1a1');
+      if (i < 0) continue;
+      const review = imported(g);
+      const line = review.positions[i].lines[0];
+      const castled = { e1h1: 'e1g1', e1a1: 'e1c1', e8h8: 'e8g8', e8a8: 'e8c8' }[g.analysis[i].best as string];
+      expect(line.pv[0], g.id).toBe(castled);
+      // The variation replays from it now, so the line is lichess's whole variation, not the move alone.
+      expect(line.pv.length, g.id).toBe(g.analysis[i].variation.split(' ').length);
+      seen += 1;
+    }
+    expect(seen).toBeGreaterThanOrEqual(3);
+  });
+
   test('a game lost to mate: the mating ply is terminal and unjudged, as on lichess', () => {
     const g = GAMES.find((x) => x.status === 'mate')!;
     const review = imported(g);
