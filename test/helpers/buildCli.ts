@@ -3,7 +3,7 @@
 // start, measured with `--version`; test/cli/firstRun.test.ts starts ~25 children).
 import { mkdirSync, renameSync } from 'node:fs';
 import { build } from 'esbuild';
-import { CLI_BUNDLE, CLI_BUNDLE_DIR } from './cliBundle.js';
+import { CLI_BUNDLE, CLI_BUNDLE_DIR, JUDGEMENT_THREAD_BUNDLE } from './cliBundle.js';
 
 export default async function setup(): Promise<void> {
   mkdirSync(CLI_BUNDLE_DIR, { recursive: true });
@@ -21,4 +21,18 @@ export default async function setup(): Promise<void> {
     logLevel: 'warning',
   });
   renameSync(partial, CLI_BUNDLE);
+  // The thread that judges review workers' submissions (src/services/workers/offThread.ts) is a file of its own,
+  // bundled beside the CLI, where offThread.ts looks for it when it runs from this bundle.
+  const thread = `${JUDGEMENT_THREAD_BUNDLE}.${process.pid}.tmp`;
+  await build({
+    entryPoints: [new URL('../../src/services/workers/judgementThread.ts', import.meta.url).pathname],
+    outfile: thread,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  renameSync(thread, JUDGEMENT_THREAD_BUNDLE);
 }

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openStore, storeFile } from '../../src/store/db.js';
 import { cli, start } from '../helpers/cli.js';
 
 const require = createRequire(import.meta.url);
@@ -50,6 +51,16 @@ let token: string;
 let key: string;
 let gameId: string;
 let shortGameId: string;
+
+/** Dates a key's last refusal an hour back, so its wait before more work (issue 44) has passed. */
+function backdateRefusals(name: string): void {
+  const store = openStore(storeFile(join(dir, 'data')));
+  try {
+    store.sqlite.prepare('UPDATE worker_keys SET failed_at = ? WHERE name = ? AND revoked_at IS NULL').run(new Date(Date.now() - 3600_000).toISOString(), name);
+  } finally {
+    store.close();
+  }
+}
 
 const auth = (k?: string) => ({ 'User-Agent': UA, ...(k ? { Authorization: `Bearer ${k}` } : {}), 'Content-Type': 'application/json' });
 /**
@@ -279,6 +290,7 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     const again = (await (await post('/fishnet/acquire', other)).json()) as Acquired;
     expect(again.work.id).not.toBe(job.work.id);
     expect(again.moves).toBe(job.moves);
+    let refusals = 0;
     for (const [body, fault] of [
       [{ stockfish: { flavor: 'nnue' }, analysis: analysis.slice(1) }, /10 entries; this job has 11 positions/],
       [{ stockfish: { flavor: 'nnue' }, analysis: analysis.map((a, i) => (i === 5 ? { ...a, score: { cp: 99999 } } : a)) }, /analysis\[5\]\.score\.cp/],
@@ -291,9 +303,18 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
       const r = await post(`/fishnet/analysis/${again.work.id}`, other, body);
       expect(r.status).toBe(400);
       expect(((await r.json()) as { error: string }).error).toMatch(fault);
-      // Each refusal put the job back: take it again for the next try.
-      const retry = (await (await post('/fishnet/acquire', other)).json()) as Acquired;
-      again.work.id = retry.work.id;
+      // Each refusal put the job back; from the second in a row the key waits before it gets work again (429 with
+      // Retry-After, as fishnet's api.rs reads it): 15 s after the second, doubling.
+      let taken = await post('/fishnet/acquire', other);
+      if (refusals++ >= 1) {
+        expect(taken.status).toBe(429);
+        expect(Number(taken.headers.get('retry-after'))).toBe(Math.min(600, 15 * 2 ** (refusals - 2)));
+        await taken.body?.cancel();
+        // Standing for the wait having passed: the refusal is dated back past it.
+        backdateRefusals('desktop');
+        taken = await post('/fishnet/acquire', other);
+      }
+      again.work.id = ((await taken.json()) as Acquired).work.id;
     }
     // Abort: 204, and the id is void (404) after.
     expect((await post(`/fishnet/abort/${again.work.id}`, other)).status).toBe(204);
@@ -377,7 +398,7 @@ console.log(JSON.stringify(await r.json())); setInterval(() => {}, 1000);`;
     expect(detail.review?.engineVersion).toContain('fishnet-conformance');
   }, 60_000);
 
-  test('the owner sees each machine (last contact, reviews stored, pace), never a key; /health counts connected workers', async () => {
+  test('the owner sees each machine (last contact, reviews stored, pace), never a key; /health with the owner’s token counts their connected workers', async () => {
     const res = await fetch(`${base}/api/v1/settings/workers`, { headers: auth(token) });
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -392,7 +413,7 @@ console.log(JSON.stringify(await r.json())); setInterval(() => {}, 1000);`;
     expect(workers[0].positionsPerSecond).toBeGreaterThan(0);
     // A worker key cannot read it.
     expect((await fetch(`${base}/api/v1/settings/workers`, { headers: auth(key) })).status).toBe(401);
-    const health = (await (await fetch(`${base}/health`)).json()) as { engine: { workers: number; reviewWorkersConnected: number } };
+    const health = (await (await fetch(`${base}/health`, { headers: auth(token) })).json()) as { engine: { workers: number; reviewWorkersConnected: number } };
     expect(health.engine.workers).toBe(0);
     expect(health.engine.reviewWorkersConnected).toBe(2);
   });

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Store } from '../../store/db.js';
 import { reviewJobs, workerKeys } from '../../store/schema/index.js';
-import { workerKeyOfLease, WORKER_CONNECTED_MS } from '../review/index.js';
+import { isConnected, workerKeyOfLease } from '../review/index.js';
 
 /**
  * The owner's worker keys as the owner sees them (settings API, dashboard, `worker-key list`): never the
@@ -13,20 +13,19 @@ export function listWorkerKeys(store: Store, userId: string, now: number, opts: 
     .select()
     .from(workerKeys)
     .where(opts.revoked ? eq(workerKeys.userId, userId) : and(eq(workerKeys.userId, userId), isNull(workerKeys.revokedAt)))
-    .orderBy(asc(workerKeys.createdAt))
+    .orderBy(asc(workerKeys.createdAt), asc(sql`rowid`))
     .all();
   const running = store.db
     .select({ leaseOwner: reviewJobs.leaseOwner })
     .from(reviewJobs)
     .where(and(eq(reviewJobs.userId, userId), inArray(reviewJobs.status, ['running'])))
     .all();
-  const since = new Date(now - WORKER_CONNECTED_MS).toISOString();
   return rows.map((r) => ({
     name: r.name,
     createdAt: r.createdAt,
     revokedAt: r.revokedAt,
     lastContactAt: r.lastContactAt,
-    connected: !r.revokedAt && r.lastContactAt !== null && r.lastContactAt >= since,
+    connected: isConnected(r, now),
     client: r.lastUserAgent,
     jobsDone: r.jobsDone,
     positionsDone: r.positionsDone,
