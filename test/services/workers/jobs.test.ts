@@ -5,7 +5,7 @@ import type { StoredAnalysis } from '../../../src/chess/engineOutput.js';
 import { movesKey } from '../../../src/chess/pgn.js';
 import type { Analyser } from '../../../src/engine/pool.js';
 import { analysisRow, engineOutput, insertReviewJob, ReviewQueue, saveReview, storeSourceReview } from '../../../src/services/review/index.js';
-import { abortWork, acquireWork, listWorkerKeys, submitAnalysis, touchKey, type WorkerCall } from '../../../src/services/workers/index.js';
+import { abortWork, acquireWork, leaveWork, listWorkerKeys, refusalWaitSeconds, submitAnalysis, touchKey, type WorkerCall } from '../../../src/services/workers/index.js';
 import { reviewJobs } from '../../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 
@@ -184,6 +184,35 @@ describe('local engines beside workers', () => {
     expect(queue.claim()?.id).toBe(job.id);
   });
 
+  test('another owner’s connected worker neither holds this owner’s new job back nor learns of it; a worker that left is gone at once', async () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, job } = setup(now);
+    const queue = new ReviewQueue(app.deps.store, app.clock, () => idle, () => now.t, { workerWaitMs: 60_000 });
+    const { user: q } = app.addUser();
+    const { key } = issueWorkerKey(app.deps.store, app.clock, q.id, 'theirs');
+    const theirs: WorkerCall = { store: app.deps.store, clock: app.clock, settings: app.config.reviewWorkers, holder: verifyWorkerKey(app.deps.store, key)!, userAgent: 'x', now: () => now.t };
+    touchKey(theirs);
+    // Q's worker is connected, P has none: P's job goes to the local engine at once.
+    expect(queue.claim()?.id).toBe(job.id);
+
+    const second = insertReviewJob(app.deps.store, app.clock, { userId: job.userId, subjectKind: 'game', subjectId: 'g2', movesKey: movesKey(START, ['d2d4']), startFen: START, movesUci: ['d2d4'] });
+    const mine = call('laptop');
+    touchKey(mine);
+    expect(listWorkerKeys(app.deps.store, job.userId, now.t)[0].connected).toBe(true);
+    // P's own worker is connected: the new job waits for it…
+    expect(queue.claim()).toBeNull();
+    // …until it says it is leaving: gone at once, not two minutes later.
+    now.t += 1;
+    touchKey(mine);
+    leaveWork(mine);
+    expect(listWorkerKeys(app.deps.store, job.userId, now.t)[0].connected).toBe(false);
+    expect(queue.claim()?.id).toBe(second.id);
+    // Heard from again: connected again.
+    now.t += 1;
+    touchKey(mine);
+    expect(listWorkerKeys(app.deps.store, job.userId, now.t)[0].connected).toBe(true);
+  });
+
   test('with a worker connected, a new job waits for workers before a local engine takes it', async () => {
     const now = { t: Date.parse('2026-11-20T12:00:00Z') };
     const { call, job } = setup(now);
@@ -192,6 +221,69 @@ describe('local engines beside workers', () => {
     expect(queue.claim()).toBeNull();
     app.clock.advance(60_001);
     expect(queue.claim()?.id).toBe(job.id);
+  });
+});
+
+describe('what a submission costs (issue 44 item 1)', () => {
+  test('the event loop keeps turning while a submission is judged: it is judged off the main thread', async () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, job } = setup(now);
+    const a = call('laptop');
+    const work = acquireWork(a, false)!;
+    let turns = 0;
+    const ticking = setInterval(() => (turns += 1), 0);
+    const pending = submitAnalysis(a, work.work.id, answer(), opts);
+    const turnsWhenCalled = turns;
+    expect(await pending).toEqual({ status: 204 });
+    clearInterval(ticking);
+    // Called synchronously, the old submission had judged and stored before the call returned.
+    expect(jobRow(job.id).status).toBe('complete');
+    expect(turns).toBeGreaterThan(turnsWhenCalled);
+  });
+
+  test('a PV is read to the 12 plies lichess keeps; one longer than any Stockfish PV is refused', async () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, job } = setup(now);
+    const a = call('laptop');
+    const work = acquireWork(a, false)!;
+    // A reversible knight cycle: legal however long. 20 cycles of 4 plies from the start position = 80 plies.
+    const cycle = Array.from({ length: 20 }, () => 'g1f3 g8f6 f3g1 f6g8').join(' ');
+    const long = answer();
+    long.analysis[0] = { ...long.analysis[0], pv: cycle };
+    expect(await submitAnalysis(a, work.work.id, long, opts)).toEqual({ status: 204 });
+    const stored = engineOutput(app.deps.store, job.userId, job.movesKey)!;
+    expect(stored.positions[0].lines[0].pv).toEqual(cycle.split(' ').slice(0, 12));
+
+    const again = insertReviewJob(app.deps.store, app.clock, { userId: job.userId, subjectKind: 'game', subjectId: 'g2', movesKey: movesKey(START, ['d2d4']), startFen: START, movesUci: ['d2d4'] });
+    const w2 = acquireWork(a, false)!;
+    const huge = answer(['d2d4']);
+    // The same legal cycle, 300 plies: 1,499 characters, past the 246 plies × 6 characters (1,476) a Stockfish PV can take.
+    huge.analysis[0] = { ...huge.analysis[0], pv: Array.from({ length: 75 }, () => 'g1f3 g8f6 f3g1 f6g8').join(' ') };
+    const out = await submitAnalysis(a, w2.work.id, huge, opts);
+    expect(out).toMatchObject({ status: 400 });
+    expect((out as { error: string }).error).toMatch(/analysis\[0\]\.pv: Too big/);
+    expect(jobRow(again.id).status).toBe('queued');
+  });
+
+  test('a key whose submissions keep failing waits before it gets work again: 15 s after the second refusal in a row, doubling; a stored analysis clears it', async () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, job } = setup(now);
+    const q = call('laptop');
+    const bad = { stockfish: { flavor: 'nnue' }, analysis: [] };
+    expect(refusalWaitSeconds(q)).toBe(0);
+    expect(await submitAnalysis(q, acquireWork(q, false)!.work.id, bad, opts)).toMatchObject({ status: 400 });
+    // One refusal costs nothing.
+    expect(refusalWaitSeconds(q)).toBe(0);
+    expect(await submitAnalysis(q, acquireWork(q, false)!.work.id, bad, opts)).toMatchObject({ status: 400 });
+    expect(refusalWaitSeconds(q)).toBe(15);
+    now.t += 15_000;
+    expect(refusalWaitSeconds(q)).toBe(0);
+    expect(await submitAnalysis(q, acquireWork(q, false)!.work.id, bad, opts)).toMatchObject({ status: 400 });
+    expect(refusalWaitSeconds(q)).toBe(30);
+    now.t += 30_000;
+    expect(await submitAnalysis(q, acquireWork(q, false)!.work.id, answer(), opts)).toEqual({ status: 204 });
+    expect(jobRow(job.id).status).toBe('complete');
+    expect(refusalWaitSeconds(q)).toBe(0);
   });
 });
 
