@@ -363,7 +363,9 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
   test('a revoked key is refused at once by the running server (another process revoked it)', async () => {
     const spare = (await cli(['worker-key', 'create', '--name', 'spare', '--data-dir', join(dir, 'data')])).stdout.trim().split('\n').pop()!;
     expect((await fetch(`${base}/fishnet/key`, { headers: auth(spare) })).status).toBe(204);
-    await cli(['worker-key', 'revoke', 'spare', '--data-dir', join(dir, 'data')]);
+    const revoked = await cli(['worker-key', 'revoke', 'spare', '--data-dir', join(dir, 'data')]);
+    expect(revoked.stderr).toMatch(/^revoked spare; 0 opening answers it left dropped\n/);
+    expect(revoked.stdout).toBe('spare made no review\n');
     expect((await fetch(`${base}/fishnet/key`, { headers: auth(spare) })).status).toBe(403);
     expect((await post('/fishnet/acquire', spare)).status).toBe(403);
   });

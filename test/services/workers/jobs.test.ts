@@ -4,8 +4,8 @@ import { issueWorkerKey, revokeWorkerKey, verifyWorkerKey } from '../../../src/a
 import type { StoredAnalysis } from '../../../src/chess/engineOutput.js';
 import { movesKey } from '../../../src/chess/pgn.js';
 import type { Analyser } from '../../../src/engine/pool.js';
-import { analysisRow, engineOutput, insertReviewJob, ReviewQueue, saveReview, storeSourceReview } from '../../../src/services/review/index.js';
-import { abortWork, acquireWork, leaveWork, listWorkerKeys, refusalWaitSeconds, submitAnalysis, touchKey, type WorkerCall } from '../../../src/services/workers/index.js';
+import { analysisRow, engineOutput, forgetReviews, insertReviewJob, ReviewQueue, saveReview, storeSourceReview } from '../../../src/services/review/index.js';
+import { abortWork, acquireWork, leaveWork, listWorkerKeys, refusalWaitSeconds, revokeKey, reviewsByKey, submitAnalysis, touchKey, type WorkerCall } from '../../../src/services/workers/index.js';
 import { reviewJobs } from '../../../src/store/schema/index.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 
@@ -221,6 +221,51 @@ describe('local engines beside workers', () => {
     expect(queue.claim()).toBeNull();
     app.clock.advance(60_001);
     expect(queue.claim()?.id).toBe(job.id);
+  });
+});
+
+describe('revoking a key (issue 44 items 5 and 12)', () => {
+  test('releases its jobs at once, drops the opening answers it left, counts its reviews (found again by id, whatever became of the name); another owner’s are untouched', async () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { call, job, user } = setup(now);
+    const laptop = call('laptop');
+    // Its one review, stored: the first positions kept for later jobs to skip.
+    expect(await submitAnalysis(laptop, acquireWork(laptop, false)!.work.id, answer(), opts)).toEqual({ status: 204 });
+    const lines = () => (app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM worker_opening_lines WHERE user_id = ?').get(user.id) as { n: number }).n;
+    // The 5 positions of 1.e4 e5 2.Nf3 Nc6, none terminal.
+    expect(lines()).toBe(5);
+    // Another owner's worker review of the same moves, and its lines.
+    const q = app.addUser().user;
+    insertReviewJob(app.deps.store, app.clock, { userId: q.id, subjectKind: 'game', subjectId: 'gq', movesKey: job.movesKey, startFen: START, movesUci: MOVES });
+    const { key: qKey } = issueWorkerKey(app.deps.store, app.clock, q.id, 'laptop');
+    const qCall: WorkerCall = { store: app.deps.store, clock: app.clock, settings: app.config.reviewWorkers, holder: verifyWorkerKey(app.deps.store, qKey)!, userAgent: 'q', now: () => now.t };
+    expect(await submitAnalysis(qCall, acquireWork(qCall, false)!.work.id, answer(), opts)).toEqual({ status: 204 });
+    // A second job, held by the laptop when it is revoked.
+    const second = insertReviewJob(app.deps.store, app.clock, { userId: user.id, subjectKind: 'game', subjectId: 'g2', movesKey: movesKey(START, ['d2d4']), startFen: START, movesUci: ['d2d4'] });
+    acquireWork(laptop, false);
+    expect(jobRow(second.id).status).toBe('running');
+
+    expect(revokeKey(app.deps.store, app.clock, user.id, 'laptop')).toEqual({ released: 1, openingLines: 5, reviews: 1 });
+    expect(jobRow(second.id)).toMatchObject({ status: 'queued', leaseOwner: null, progressDone: null });
+    expect(lines()).toBe(0);
+    expect((app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM worker_opening_lines WHERE user_id = ?').get(q.id) as { n: number }).n).toBe(5);
+    // A new key may take the name; the revoked key's review is still found, and only the owner's.
+    issueWorkerKey(app.deps.store, app.clock, user.id, 'laptop');
+    expect(reviewsByKey(app.deps.store, user.id, 'laptop')).toEqual([job.movesKey]);
+    expect(revokeKey(app.deps.store, app.clock, user.id, 'desktop')).toBeNull();
+    // Forgotten to be reviewed again: the owner's row goes, Q's stays.
+    expect(forgetReviews(app.deps.store, user.id, [job.movesKey])).toBe(1);
+    expect(engineOutput(app.deps.store, user.id, job.movesKey)).toBeNull();
+    expect(engineOutput(app.deps.store, q.id, job.movesKey)).not.toBeNull();
+  });
+
+  test('a name with a trailing or leading space is refused; one with a space inside is fine', () => {
+    const now = { t: Date.parse('2026-11-20T12:00:00Z') };
+    const { user } = setup(now);
+    expect(() => issueWorkerKey(app.deps.store, app.clock, user.id, 'laptop ')).toThrow(/not ending with a space/);
+    expect(() => issueWorkerKey(app.deps.store, app.clock, user.id, ' laptop')).toThrow(/starting with a letter or digit/);
+    expect(issueWorkerKey(app.deps.store, app.clock, user.id, 'old laptop').name).toBe('old laptop');
+    expect(issueWorkerKey(app.deps.store, app.clock, user.id, 'x').name).toBe('x');
   });
 });
 
