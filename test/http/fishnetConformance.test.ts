@@ -273,6 +273,13 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     const pending = (await (await fetch(`${base}/api/v1/me/games/${gameId}`, { headers: auth(token) })).json()) as { review: unknown; reviewRequest: { status: string } };
     expect(pending.review).toBeNull();
     expect(pending.reviewRequest.status).toBe('running');
+    // What is known when a worker has the job (issue 45 item 6): its progress, from its report (positions 8–10: 3 of 11).
+    expect((pending.reviewRequest as { note: string }).note).toMatch(/^review worker “laptop” has searched 3 of 11 positions in \d+ s; about \d+ (s|min) left at its pace; call request_game_review/);
+    const asked2 = (await (await fetch(`${base}/api/v1/me/games/${gameId}/review`, { method: 'POST', headers: auth(token), body: '{}' })).json()) as { note: string };
+    expect(asked2.note).toMatch(/^running now: review worker “laptop” has searched 3 of 11 positions/);
+    expect(asked2.note).not.toMatch(/20 to 40 seconds/);
+    const queue = (await (await fetch(`${base}/api/v1/settings/reviews`, { headers: auth(token) })).json()) as { active: Array<{ worker: string; progress: { done: number; total: number } | null }> };
+    expect(queue.active.map((j) => [j.worker, j.progress?.done, j.progress?.total])).toEqual([['laptop', 3, 11]]);
 
     // Another key cannot submit this key's job: 404, nothing changes.
     const other = (await cli(['worker-key', 'create', '--name', 'desktop', '--data-dir', join(dir, 'data')])).stdout.trim().split('\n').pop()!;
