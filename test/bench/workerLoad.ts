@@ -53,7 +53,7 @@ export async function run(): Promise<BenchTable[]> {
       fetch(`${serve.url}/fishnet${path}`, { method: 'POST', headers: { authorization: `Bearer ${qKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
     try {
       const rows: BenchTable['rows'] = [];
-      for (const [i, moves] of games.slice(0, 3).entries()) {
+      for (const [i, moves] of games.slice(0, 2).entries()) {
         for (const refused of [false, true]) {
           jobFor(moves, `worst-${i}-${refused}`);
           const work = (await (await fishnet('/acquire')).json()) as { work: { id: string } };
@@ -158,30 +158,47 @@ function healthProbe(url: string) {
 }
 
 /**
- * The costliest legal analysis of a game: every position's PV as long as Stockfish can print (MAX_PLY moves), each
- * move the first legal one in chess.js's order that does not end the line early (a walk from the position); cp 0,
- * depth 30. Refused: the last entry replaced by `{"mate": 0}` on a position that is not mate, which the server finds only
- * after checking everything before it.
+ * The costliest legal analysis of a game: every position's PV as long as Stockfish can print (MAX_PLY moves), made of
+ * a reversible four-ply cycle (a piece of the side to move out and back, one of the other side's likewise: issue 44's
+ * `g1f3 g8f6 f3g1 f6g8`), legal however often repeated since each cycle returns the pieces where they were; cp 0, depth
+ * 30. A position with no such cycle gets its first legal move alone. Refused: the last entry given `{"mate": 0}` on a
+ * position that is not mate, which the server finds only after checking everything before it.
  */
-function worstSubmission(moves: readonly string[], refused: boolean) {
+export function worstSubmission(moves: readonly string[], refused: boolean) {
   const game = new Chess();
   const analysis: unknown[] = [];
   for (let i = 0; i <= moves.length; i++) {
-    const walk = new Chess(game.fen());
-    const pv: string[] = [];
-    while (pv.length < MAX_PV_PLIES) {
-      const options = walk.moves({ verbose: true });
-      if (!options.length) break;
-      // Prefer moves that keep the walk going (no capture), so the line does not end in a bare-kings draw early.
-      const m = options.find((o) => !o.captured && !o.promotion) ?? options[0];
-      walk.move(m);
-      pv.push(m.from + m.to + (m.promotion ?? ''));
-    }
+    const options = game.moves({ verbose: true });
+    const cycle = reversibleCycle(game.fen());
+    const pv = cycle ? Array.from({ length: MAX_PV_PLIES }, (_, k) => cycle[k % 4]) : options.slice(0, 1).map((m) => m.from + m.to + (m.promotion ?? ''));
     analysis.push(pv.length ? { pv: pv.join(' '), depth: 30, score: { cp: 0 }, nodes: 900_000, time: 1_000 } : { depth: 0, score: game.isCheckmate() ? { mate: 0 } : { cp: 0 } });
     if (i < moves.length) game.move({ from: moves[i].slice(0, 2), to: moves[i].slice(2, 4), promotion: moves[i][4] });
   }
   if (refused) analysis[analysis.length - 1] = { pv: (analysis.at(-1) as { pv?: string }).pv, depth: 30, score: { mate: 0 } };
   return { stockfish: { flavor: 'nnue' }, analysis };
+}
+
+/** Four UCI moves that leave the placement as it was (out and back for each side), or null. */
+function reversibleCycle(fen: string): string[] | null {
+  const quiet = (c: Chess) => c.moves({ verbose: true }).filter((m) => m.piece !== 'p' && !m.captured && !m.san.startsWith('O-O'));
+  const board = new Chess(fen);
+  const placement = fen.split(' ')[0];
+  for (const a of quiet(board)) {
+    const afterA = new Chess(fen);
+    afterA.move(a);
+    for (const b of quiet(afterA)) {
+      const c = new Chess(afterA.fen());
+      c.move(b);
+      try {
+        c.move({ from: a.to, to: a.from });
+        c.move({ from: b.to, to: b.from });
+      } catch {
+        continue;
+      }
+      if (c.fen().split(' ')[0] === placement) return [a.from + a.to, b.from + b.to, a.to + a.from, b.to + b.from];
+    }
+  }
+  return null;
 }
 
 /** Issue 44 item 3: the 107-ply game reviewed by one `chess-footprint worker` under CFP_WORKER_TIMEOUT_MS=2000. */

@@ -274,7 +274,7 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     expect(pending.review).toBeNull();
     expect(pending.reviewRequest.status).toBe('running');
     // What is known when a worker has the job (issue 45 item 6): its progress, from its report (positions 8–10: 3 of 11).
-    expect((pending.reviewRequest as { note: string }).note).toMatch(/^review worker “laptop” has searched 3 of 11 positions in \d+ s; about \d+ (s|min) left at its pace; call request_game_review/);
+    expect((pending.reviewRequest as unknown as { note: string }).note).toMatch(/^review worker “laptop” has searched 3 of 11 positions in \d+ s; about \d+ (s|min) left at its pace; call request_game_review/);
     const asked2 = (await (await fetch(`${base}/api/v1/me/games/${gameId}/review`, { method: 'POST', headers: auth(token), body: '{}' })).json()) as { note: string };
     expect(asked2.note).toMatch(/^running now: review worker “laptop” has searched 3 of 11 positions/);
     expect(asked2.note).not.toMatch(/20 to 40 seconds/);
