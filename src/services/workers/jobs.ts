@@ -10,7 +10,7 @@ import { reviewJobs, workerKeys, type WorkerKeyHolder } from '../../store/schema
 import { REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
 import type { Judgement, JudgementInput } from './judgement.js';
 import { keepOpeningLines, knownOpeningLines } from './openingLines.js';
-import { judgeOffThread } from './offThread.js';
+import { judgeOffThread, warmJudgeThread } from './offThread.js';
 
 /**
  * Review jobs handed to review workers over lichess's fishnet protocol (issue 36). The jobs are the
@@ -69,7 +69,7 @@ export function acquireWork(call: WorkerCall, slow: boolean): AcquireResponse | 
   const now = (call.now ?? Date.now)();
   const staleBefore = new Date(now - STALE_LEASE_MS).toISOString();
   const { store, settings } = call;
-  return store.sqlite
+  const work = store.sqlite
     .transaction((): AcquireResponse | null => {
       const next = store.sqlite
         .prepare(
@@ -110,6 +110,8 @@ export function acquireWork(call: WorkerCall, slow: boolean): AcquireResponse | 
       };
     })
     .immediate();
+  if (work) warmJudgeThread();
+  return work;
 }
 
 /** The job this key holds under this work id (its lease still its own, run out or not, until another takes it). */
