@@ -53,6 +53,14 @@ export async function run(): Promise<BenchTable[]> {
       fetch(`${serve.url}/fishnet${path}`, { method: 'POST', headers: { authorization: `Bearer ${qKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
     try {
       const rows: BenchTable['rows'] = [];
+      // The machine's own noise: the probe alone, with no submission, for a few seconds (on a shared, loaded machine a
+      // request can wait for a core whatever the server does).
+      for (let k = 0; k < 2; k++) {
+        const idle = healthProbe(serve.url);
+        await new Promise((r) => setTimeout(r, 3000));
+        const quietProbe = await idle.stop();
+        rows.push([`no submission (the probe alone, 3 s)`, 0, '—', 3000, quietProbe.max, quietProbe.count]);
+      }
       for (const [i, moves] of games.slice(0, 2).entries()) {
         for (const refused of [false, true]) {
           jobFor(moves, `worst-${i}-${refused}`);
