@@ -71,6 +71,7 @@ export const WorkerOrigin = declaredAs<T.WorkerOrigin>()(
   z
     .object({
       key: z.string().describe("The worker key's name (the machine, as its owner named it)"),
+      keyId: z.string().optional().describe("The worker key's id, to find its reviews again once it is revoked (absent on reviews stored before issue 44)"),
       userAgent: z.string().describe('The User-Agent the worker sent (its client and version), as sent'),
       flavor: z.string().describe('The evaluation the worker reported (stockfish.flavor: nnue or classical)'),
     })

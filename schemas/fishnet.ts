@@ -15,6 +15,11 @@ import { z } from 'zod';
 export const STOCKFISH_MAX_PLY = 246;
 /** Stockfish's VALUE_MATE in internal units: every reported centipawn score is below it in magnitude. */
 export const STOCKFISH_VALUE_MATE = 32000;
+/**
+ * The longest PV a Stockfish search can print: MAX_PLY moves of at most 5 UCI characters and a space each.
+ * A longer `pv` is no engine's; only its first plies are read anyway (src/chess/workerAnalysis.ts PV_KEPT_PLIES).
+ */
+export const PV_MAX_CHARS = STOCKFISH_MAX_PLY * 6;
 /** fishnet's batch id is an `ArrayString<24>` (api.rs `BatchId`): a longer id fails the client's parse. */
 export const WORK_ID_MAX = 24;
 /* fishnet's chunk size and its 6/7 node limit are src/chess/fishnetChunks.ts (the worker's search uses them). */
@@ -93,7 +98,7 @@ export type FishnetScore = z.infer<typeof FishnetScore>;
 /** One searched position. `pv` is absent for a position with no legal move (fishnet skips serialising an empty PV). */
 export const AnalysedPosition = z
   .object({
-    pv: z.string().max(4_000).optional().describe('Principal variation, UCI, space separated; absent when the position has no move'),
+    pv: z.string().max(PV_MAX_CHARS).optional().describe('Principal variation, UCI, space separated; absent when the position has no move'),
     depth: z.number().int().min(0).max(STOCKFISH_MAX_PLY).describe('Search depth reached'),
     score: FishnetScore,
     time: count.optional().describe('Milliseconds spent'),

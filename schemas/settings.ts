@@ -154,6 +154,14 @@ export const ReviewQueueStatus = z
           createdAt: Timestamp,
           subject: ReviewSubjectName,
           worker: z.string().nullable().describe('Who is reviewing it: a review worker’s key name, "this server" for a local engine, null while queued'),
+          progress: z
+            .object({
+              done: z.number().int().describe('Positions the worker has reported searched (or skipped)'),
+              total: z.number().int().describe('Positions in the game: one per move, plus the start'),
+              note: z.string().describe('The same in words, with the time taken and, at its pace, left'),
+            })
+            .nullable()
+            .describe('A review worker’s progress from its reports; null for a local engine or a queued review'),
         }),
       )
       .describe('Queued and running reviews, oldest first'),

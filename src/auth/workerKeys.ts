@@ -12,8 +12,12 @@ import { fingerprint } from './tokens.js';
  * Not kept in memory between requests: a revocation from any process is refused on the next request.
  */
 export const WORKER_KEY_PATTERN = /^cfpw_[A-Za-z0-9_-]{43}$/;
-/** A key's name: what the owner calls the machine (shown in lists; `worker-key revoke NAME`). */
-export const WORKER_KEY_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
+/**
+ * A key's name: what the owner calls the machine (shown in lists; `worker-key revoke NAME`). It starts and ends with
+ * a letter, digit, dot, dash or underscore: a trailing space would make two names look alike in `worker-key list`
+ * (issue 44 item 12).
+ */
+export const WORKER_KEY_NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._-]{0,62}[\p{L}\p{N}._-])?$/u;
 
 export type { WorkerKeyHolder };
 
@@ -21,7 +25,7 @@ export class WorkerKeyError extends Error {}
 
 /** Creates a key for the owner's machine `name`; the key itself is returned once and never stored. */
 export function issueWorkerKey(store: Store, clock: Clock, userId: string, name: string): { name: string; key: string } {
-  if (!WORKER_KEY_NAME.test(name)) throw new WorkerKeyError('a worker key name is 1 to 64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit');
+  if (!WORKER_KEY_NAME.test(name)) throw new WorkerKeyError('a worker key name is 1 to 64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit and not ending with a space');
   const key = `cfpw_${randomBytes(32).toString('base64url')}`;
   const res = store.db
     .insert(workerKeys)

@@ -134,6 +134,8 @@ export interface DeeperBudget {
  */
 export interface WorkerOrigin {
   key: string;
+  /** The key's id (since issue 44): its reviews are found again when it is revoked, whatever its name became. */
+  keyId?: string;
   userAgent: string;
   flavor: string;
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createAppDeps, closeAppDeps } from '../app.js';
 import { loadConfig } from '../config.js';
 import { bulkReview, type BulkProgress } from '../services/review/index.js';
+import { reviewAgainByKey } from '../services/workers/index.js';
 import { fail, requireAccount, requireExistingStore, storeOptions, type StoreOptions } from './common.js';
 
 interface ReviewOptions extends StoreOptions {
@@ -9,6 +10,7 @@ interface ReviewOptions extends StoreOptions {
   limit?: string;
   provider?: string;
   engine?: string;
+  byKey?: string;
 }
 
 /** A progress bar with an ETA on stderr, redrawn in place on a terminal (a line per game otherwise). */
@@ -35,7 +37,8 @@ export function registerReviewCommand(program: Command): void {
       .option('--since <date>', 'only games played on or after this day (YYYY-MM-DD)')
       .option('--limit <n>', 'at most this many games')
       .option('--provider <p>', 'only games from this provider (siteA, siteB, fed, manual, pgn)')
-      .option('--engine <path>', 'native UCI engine binary (default: the bundled WASM Stockfish)'),
+      .option('--engine <path>', 'native UCI engine binary (default: the bundled WASM Stockfish)')
+      .option('--by-key <name>', "review again, with this machine's engines, the games a review worker key of this name reviewed (after `worker-key revoke NAME`)"),
   ).action(async (opts: ReviewOptions) => {
     if (opts.since && !/^\d{4}-\d{2}-\d{2}$/.test(opts.since)) fail('--since expects a date as YYYY-MM-DD');
     const limit = opts.limit === undefined ? undefined : Number(opts.limit);
@@ -51,6 +54,14 @@ export function registerReviewCommand(program: Command): void {
     let result: BulkProgress;
     try {
       const user = requireAccount(deps, opts);
+      if (opts.byKey !== undefined) {
+        const again = await reviewAgainByKey({ ...deps, reviews: deps.runtime.reviews }, user.id, opts.byKey, progressLine(Date.now()), stop.signal);
+        if (!again.run) {
+          console.log(`no game reviewed by a worker key named ${opts.byKey} (${again.byKey} review${again.byKey === 1 ? '' : 's'} by it, none of a game)`);
+          return;
+        }
+        result = again.run;
+      } else
       result = await bulkReview({ ...deps, reviews: deps.runtime.reviews }, user.id, { since: opts.since, limit, provider: opts.provider }, progressLine(Date.now()), stop.signal);
     } finally {
       process.off('SIGINT', onSigint);

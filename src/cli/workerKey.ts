@@ -1,13 +1,28 @@
 import type { Command } from 'commander';
-import { issueWorkerKey, revokeWorkerKey, WorkerKeyError } from '../auth/workerKeys.js';
-import { listWorkerKeys } from '../services/workers/index.js';
+import { issueWorkerKey, WorkerKeyError } from '../auth/workerKeys.js';
+import { listWorkerKeys, revokeKey } from '../services/workers/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
+import { cliCommand } from './banner.js';
 import { EXIT } from './errors.js';
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
+export const shellWord = (w: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * What to do with a new key on its machine: kept in a file (0600) or the environment, never on a command line, where
+ * any local user reads it with `ps` (issue 44 item 7).
+ */
+export function workerKeyHint(name: string): string {
+  return [
+    `worker key "${name}": on that machine, save it (the last line below) to a file only you can read, then run`,
+    `  ${cliCommand()} worker --server http://HOST:PORT --key-file FILE`,
+    `(or put it in $CFP_WORKER_KEY); lichess's fishnet client asks for it on its first run (\`fishnet --endpoint http://HOST:PORT/fishnet\`) and keeps it in its fishnet.ini. HOST:PORT is where this server listens.`,
+  ].join('\n');
+}
 
 /**
  * `worker-key create|list|revoke` (issue 36): keys for review workers, machines that take the owner's
- * review jobs over lichess's fishnet protocol (`fishnet --endpoint http://HOST:PORT/fishnet --key KEY`,
- * or `chess-footprint worker`). Apart from personal tokens: a worker key opens `/fishnet/*` only.
+ * review jobs over lichess's fishnet protocol (lichess's fishnet client, or `chess-footprint worker`). Apart from personal tokens: a worker key opens `/fishnet/*` only.
  */
 export function registerWorkerKeyCommands(program: Command): void {
   const cmd = program.command('worker-key').description('keys for review workers (fishnet clients); shown once, stored as fingerprints');
@@ -21,7 +36,7 @@ export function registerWorkerKeyCommands(program: Command): void {
       const user = requireAccount(deps, opts);
       try {
         const { key } = issueWorkerKey(deps.store, deps.clock, user.id, opts.name);
-        console.error(`worker key "${opts.name}": run \`fishnet --endpoint http://HOST:PORT/fishnet --key KEY\` or \`chess-footprint worker --server http://HOST:PORT --key KEY\` on that machine`);
+        console.error(workerKeyHint(opts.name));
         console.log(key);
       } catch (err) {
         if (err instanceof WorkerKeyError) fail(err.message, EXIT.usage);
@@ -45,8 +60,15 @@ export function registerWorkerKeyCommands(program: Command): void {
   storeOptions(cmd.command('revoke').description('revoke a worker key; refused from its next request on').argument('<name>', 'the name given at create')).action(
     async (name: string, opts: StoreOptions) => {
       await withApp(opts, (deps) => {
-        if (!revokeWorkerKey(deps.store, deps.clock, requireAccount(deps, opts).id, name)) fail(`no live worker key named ${name}`);
-        console.error(`revoked ${name}`);
+        const out = revokeKey(deps.store, deps.clock, requireAccount(deps, opts).id, name);
+        if (!out) return fail(`no live worker key named ${JSON.stringify(name)}`);
+        const jobs = out.released ? `; ${out.released} job${out.released === 1 ? '' : 's'} it held went back to the queue` : '';
+        console.error(`revoked ${name}${jobs}; ${out.openingLines} opening answer${out.openingLines === 1 ? '' : 's'} it left dropped`);
+        console.log(
+          out.reviews
+            ? `${name} made ${out.reviews} review${out.reviews === 1 ? '' : 's'}, kept; to review ${out.reviews === 1 ? 'it' : 'them'} again on this machine: ${cliCommand()} review --by-key ${shellWord(name)} --data-dir ${shellWord(deps.config.dataDir)}`
+            : `${name} made no review`,
+        );
       });
     },
   );

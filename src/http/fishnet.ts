@@ -4,7 +4,7 @@ import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
 import { nestsDeeperThan, refuseBeforeBody, tooDeepMessage, verifyDepth } from '../facade/http.js';
-import { abortWork, acquireWork, describeProtocolIssues, queueStatus, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
+import { abortWork, acquireWork, describeProtocolIssues, leaveWork, queueStatus, refusalWaitSeconds, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
  * A whole analysis: one entry per position of a long game (600 positions, each with a PV of a few dozen
@@ -85,11 +85,16 @@ export function fishnetRouter(deps: AppDeps): Router {
     const call = res.locals.call as WorkerCall;
     const q = query(req, res);
     if (!q) return;
+    const wait = refusalWaitSeconds(call);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      return fail(res, 429, `this key's last submissions were refused; it gets work again in ${wait} s`);
+    }
     const work = acquireWork(call, q.slow);
     if (work) res.status(202).json(work);
     else res.status(204).end();
   });
-  router.post('/fishnet/analysis/:id', keyFirst, text, (req, res) => {
+  router.post('/fishnet/analysis/:id', keyFirst, text, async (req, res) => {
     const call = res.locals.call as WorkerCall;
     const q = query(req, res);
     if (!q) return;
@@ -103,15 +108,24 @@ export function fishnetRouter(deps: AppDeps): Router {
     } catch {
       readable = false;
     }
-    const out = readable ? submitAnalysis(call, String(req.params.id), body, q) : refuseUnreadable(call, String(req.params.id));
+    const out = readable ? await submitAnalysis(call, String(req.params.id), body, q) : refuseUnreadable(call, String(req.params.id));
     if (out.status === 204) res.status(204).end();
     else if (out.status === 202) res.status(202).json(out.next);
-    else fail(res, out.status, out.error);
+    else {
+      if (out.status === 503) res.setHeader('Retry-After', '5');
+      fail(res, out.status, out.error);
+    }
   });
   router.post('/fishnet/abort/:id', keyFirst, json, (req, res) => {
     const call = res.locals.call as WorkerCall;
     if (abortWork(call, String(req.params.id))) res.status(204).end();
     else fail(res, 404, `this key holds no job ${String(req.params.id).slice(0, 24)}`);
+  });
+  // Not lichess's protocol: chess-footprint's own worker says it is stopping (a stock fishnet client aborts its jobs,
+  // which says the same), so the owner sees the machine gone at once rather than two minutes later (issue 45 item 6).
+  router.post('/fishnet/leave', keyFirst, json, (_req, res) => {
+    leaveWork(res.locals.call as WorkerCall);
+    res.status(204).end();
   });
   // Bodies this router parses: refused with the protocol's statuses. Anything else goes on to the app's last
   // resort (src/http/app.ts), which answers a busy store (src/store/busy.ts) with 503 + Retry-After as every

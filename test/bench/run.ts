@@ -18,6 +18,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   crossowner: () => import('./crossOwner.js'),
   'lichess-import': () => import('./lichessImport.js'),
   workers: () => import('./workers.js'),
+  'worker-load': () => import('./workerLoad.js'),
   'paused-holder': () => import('./pausedHolder.js'),
   'prep-load': () => import('./prepLoad.js'),
   'held-lock': () => import('./heldLock.js'),

@@ -51,8 +51,9 @@ export async function serveForWorkers(dataDir: string, env: NodeJS.ProcessEnv): 
 
 /** `chess-footprint worker` with its own engines; its job lines go to `log`. */
 export function startWorker(url: string, key: string, opts: { engines?: number; engine?: string; log?: (line: string) => void } = {}): ChildProcess {
-  const args = [BIN, 'worker', '--server', url, '--key', key, '--engines', String(opts.engines ?? 1), ...(opts.engine ? ['--engine', opts.engine] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [BIN, 'worker', '--server', url, '--engines', String(opts.engines ?? 1), ...(opts.engine ? ['--engine', opts.engine] : [])];
+  // The key in the environment, never on the command line (issue 44 item 7).
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CFP_WORKER_KEY: key } });
   let rest = '';
   child.stdout!.on('data', (d: Buffer) => {
     rest += d.toString();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { START_FEN } from '../../src/chess/pgn.js';
 import { gamePositions } from '../../src/chess/positions.js';
 import { boardAt, playUci } from '../../src/chess/replay.js';
 import { fishnetEndpoint } from '../../src/cli/worker/fishnetApi.js';
-import { Backoff, nodeKeyFor } from '../../src/cli/worker/reviewWorker.js';
+import { Backoff, nodeKeyFor, progressLine } from '../../src/cli/worker/reviewWorker.js';
 import { CLI } from '../helpers/cli.js';
 
 const fakeEngine = fileURLToPath(new URL('../fixtures/uci/fishnet-log-engine.mjs', import.meta.url));
@@ -37,6 +37,12 @@ describe('worker pieces', () => {
     ['not a url', null],
   ])('--server %s → endpoint %s', (server, endpoint) => {
     expect(fishnetEndpoint(server)).toBe(endpoint);
+  });
+
+  test('a progress line: done of total, percent, speed and what is left', () => {
+    // 34 of 108 positions in 40 s: 0.85 positions/s, 74 left ≈ 87 s; 34 × 857,142 nodes in 40 s ≈ 729 knps.
+    expect(progressLine('abc', 34, 108, 40_000, 34 * 857_142)).toBe('job abc: 34/108 positions (31%), 0.85 positions/s, 729 knps, about 1 min 27 s left');
+    expect(progressLine('abc', 108, 108, 100_000, 0)).toBe('job abc: 108/108 positions (100%), 1.08 positions/s, 0 knps');
   });
 
   test("fishnet's back-off: from 100 ms, at most four times the last wait, never past the cap", () => {
@@ -68,7 +74,7 @@ interface Seen {
  * answers a whole analysis with 204 (or 202 and the next job when `chain` holds one and `stop` is not asked), progress
  * reports with 204, abort with 204, and the key check with 204 for KEY, 401 otherwise.
  */
-function fakeFishnet(jobs: object[], chain: object[] = []) {
+function fakeFishnet(jobs: object[], chain: object[] = [], opts: { refuseProgressOf?: string } = {}) {
   const seen: Seen[] = [];
   let acquires = 0;
   const server: Server = createServer((req: IncomingMessage, res) => {
@@ -94,6 +100,8 @@ function fakeFishnet(jobs: object[], chain: object[] = []) {
       if (url.pathname.startsWith('/fishnet/analysis/')) {
         const analysis = (body as { analysis: unknown[] }).analysis;
         const whole = analysis[0] !== null;
+        // Standing for a lease that ran out and a job handed to another machine: the progress report is refused.
+        if (!whole && url.pathname === `/fishnet/analysis/${opts.refuseProgressOf}`) return reply(404, { error: 'this key holds no job' });
         const next = whole && url.searchParams.get('stop') !== 'true' ? chain.shift() : undefined;
         return next ? reply(202, next) : reply(204);
       }
@@ -136,7 +144,7 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
     return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   };
   const run = (args: string[], env: Record<string, string> = {}) => {
-    const c = spawn(CLI[0], [...CLI.slice(1), 'worker', ...args], { env: { ...process.env, FISHNET_LOG_ENGINE_LOG: join(dir, 'engine.log'), ...env } });
+    const c = spawn(CLI[0], [...CLI.slice(1), 'worker', ...args], { env: { ...process.env, FISHNET_LOG_ENGINE_LOG: join(dir, 'engine.log'), CFP_WORKER_KEY: KEY, ...env } });
     child = c;
     let out = '';
     let err = '';
@@ -164,7 +172,8 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
     const fake = fakeFishnet([job('jobA', RUY, [0, 5])], [job('jobC', ['d2d4', 'd7d5'], [])]);
     const url = await listen(fake.server);
     // 15 searches at 300 ms each: at least one progress report (fishnet reports at most every 3 s).
-    const w = run(['--server', url, '--key', KEY, '--engine', fakeEngine], { FISHNET_LOG_ENGINE_DELAY_MS: '300' });
+    writeFileSync(join(dir, 'key'), `${KEY}\n`, { mode: 0o600 });
+    const w = run(['--server', url, '--key-file', join(dir, 'key'), '--engine', fakeEngine], { FISHNET_LOG_ENGINE_DELAY_MS: '300' });
     await until(() => /job jobC: .*submitted/.test(w.out()), 60_000);
     w.child.kill('SIGTERM');
     expect(await w.exited).toBe(0);
@@ -211,22 +220,44 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
     expect(w.out()).toMatch(/job jobA: 12 plies, 11 positions searched \(2 skipped\) at 6000 nodes in [\d.]+ s, \d+ knps; submitted/);
   }, 90_000);
 
+  test('a refused progress report stops the search at once, says why, submits nothing for that job, and the worker takes the next', async () => {
+    const fake = fakeFishnet([job('jobLost', RUY, []), job('jobNext', ['d2d4'], [])], [], { refuseProgressOf: 'jobLost' });
+    const url = await listen(fake.server);
+    const w = run(['--server', url, '--engine', fakeEngine], { FISHNET_LOG_ENGINE_DELAY_MS: '600' });
+    await until(() => /job jobNext: .*submitted/.test(w.out()), 60_000);
+    w.child.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    expect(w.out()).toMatch(/job jobLost: stopped after \d+ of 13 positions: the server refused a progress report \(404: this key holds no job\); it is no longer this worker's/);
+    const lost = fake.seen.filter((s) => s.path === '/fishnet/analysis/jobLost');
+    // One progress report (refused), no whole analysis, no abort (the job is not this worker's to give back).
+    expect(lost.every((s) => (s.body as { analysis: unknown[] }).analysis[0] === null)).toBe(true);
+    expect(fake.seen.some((s) => s.path === '/fishnet/abort/jobLost')).toBe(false);
+    // Stopped the moment the refusal came: far fewer than 13 searches of jobLost (jobNext's two come after).
+    const positions = w.out().match(/job jobLost: stopped after (\d+) of 13/)!;
+    expect(Number(positions[1])).toBeLessThan(13);
+    // Plain output (not a terminal): the first position's progress, done of total and speed.
+    expect(w.out()).toMatch(/job jobLost: 1\/13 positions \(7%\), [\d.]+ positions\/s, \d+ knps/);
+    // Stopping, the worker says so to the server: shown as gone at once.
+    expect(fake.seen.at(-1)?.path).toBe('/fishnet/leave');
+  }, 90_000);
+
   test('SIGTERM mid-job: the engines stop, the job is given back with abort, nothing is submitted for it', async () => {
     const fake = fakeFishnet([job('jobB', RUY, [])]);
     const url = await listen(fake.server);
-    const w = run(['--server', url, '--key', KEY, '--engine', fakeEngine, '--engines', '2'], { FISHNET_LOG_ENGINE_DELAY_MS: '2000' });
+    const w = run(['--server', url, '--engine', fakeEngine, '--engines', '2'], { FISHNET_LOG_ENGINE_DELAY_MS: '2000' });
     await until(() => /go nodes/.test(engineLog()));
     w.child.kill('SIGTERM');
     expect(await w.exited).toBe(0);
     expect(fake.seen.some((s) => s.method === 'POST' && s.path === '/fishnet/abort/jobB')).toBe(true);
     expect(fake.seen.some((s) => s.path === '/fishnet/analysis/jobB' && (s.body as { analysis: unknown[] }).analysis[0] !== null)).toBe(false);
-    expect(w.out()).toMatch(/job jobB: stopped, given back to the server/);
+    expect(w.out()).toMatch(/job jobB: stopped after 0 of 13 positions, given back to the server/);
+    expect(fake.seen.at(-1)?.path).toBe('/fishnet/leave');
   }, 60_000);
 
   test('a key the server does not know: one error line, exit 1, no job asked for', async () => {
     const fake = fakeFishnet([job('jobX', RUY, [])]);
     const url = await listen(fake.server);
-    const w = run(['--server', url, '--key', 'wrong', '--engine', fakeEngine]);
+    const w = run(['--server', url, '--engine', fakeEngine], { CFP_WORKER_KEY: 'wrong' });
     expect(await w.exited).toBe(1);
     expect(w.err()).toMatch(/^error: the server at http:\/\/127\.0\.0\.1:\d+\/fishnet does not know this key \(or it was revoked\)\n$/);
     expect(fake.seen.map((s) => s.path)).toEqual(['/fishnet/key']);
@@ -238,7 +269,7 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    const w = run(['--server', `http://127.0.0.1:${port}`, '--key', KEY, '--engine', fakeEngine]);
+    const w = run(['--server', `http://127.0.0.1:${port}`, '--engine', fakeEngine]);
     await until(() => /ECONNREFUSED; trying again in \d+ s/.test(w.out()));
     const fake = fakeFishnet([job('jobLate', ['e2e4'], [])]);
     server = fake.server;
@@ -251,7 +282,7 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
   test('a job whose moves do not replay: said, not given back (it would come straight back), the worker carries on', async () => {
     const fake = fakeFishnet([job('jobBad', ['e2e4', 'e2e4'], []), job('jobOk', ['d2d4'], [])]);
     const url = await listen(fake.server);
-    const w = run(['--server', url, '--key', KEY, '--engine', fakeEngine]);
+    const w = run(['--server', url, '--engine', fakeEngine]);
     await until(() => /job jobOk: .*submitted/.test(w.out()));
     w.child.kill('SIGTERM');
     expect(await w.exited).toBe(0);
@@ -263,17 +294,41 @@ describe('chess-footprint worker against a fishnet server written from doc/proto
   test('an engine that cannot start: one error line naming it, exit 1, nothing asked of the server', async () => {
     const fake = fakeFishnet([job('jobX', RUY, [])]);
     const url = await listen(fake.server);
-    const w = run(['--server', url, '--key', KEY, '--engine', join(dir, 'no-such-engine')]);
+    const w = run(['--server', url, '--engine', join(dir, 'no-such-engine')]);
     expect(await w.exited).toBe(1);
     expect(w.err()).toMatch(/^error: .*no-such-engine.*ENOENT/);
     expect(fake.seen).toEqual([]);
   }, 60_000);
 
+  test('the key never on the command line: --key is refused, a key file or $CFP_WORKER_KEY is read, a file others can read is pointed out', async () => {
+    const a = run(['--server', 'http://127.0.0.1:9', '--key', KEY]);
+    expect(await a.exited).toBe(2);
+    expect(a.err()).toMatch(/--key puts the key where any user of this machine reads it \(`ps`\).*--key-file FILE.*\$CFP_WORKER_KEY/);
+    const b = run(['--server', 'http://127.0.0.1:9', '--key-file', join(dir, 'missing')]);
+    expect(await b.exited).toBe(2);
+    expect(b.err()).toMatch(/cannot read the key file .*missing: ENOENT/);
+    const c = run(['--server', 'http://127.0.0.1:9'], { CFP_WORKER_KEY: '' });
+    expect(await c.exited).toBe(2);
+    expect(c.err()).toMatch(/a worker key is needed: --key-file FILE .* or \$CFP_WORKER_KEY/);
+    const fake = fakeFishnet([]);
+    const url = await listen(fake.server);
+    const file = join(dir, 'shared-key');
+    writeFileSync(file, `  ${KEY}\n`);
+    chmodSync(file, 0o644);
+    const d = run(['--server', url, '--key-file', file, '--engine', fakeEngine], { CFP_WORKER_KEY: 'not-this-one' });
+    await until(() => fake.acquires() >= 1);
+    d.child.kill('SIGTERM');
+    expect(await d.exited).toBe(0);
+    expect(d.err()).toContain(`${file} is readable by other users of this machine; \`chmod 600 ${file}\``);
+    // The file's key, trimmed, wins over the environment.
+    expect(fake.seen[0].auth).toBe(`Bearer ${KEY}`);
+  }, 60_000);
+
   test('usage errors exit 2 naming the option', async () => {
-    const a = run(['--server', 'ftp://x', '--key', KEY]);
+    const a = run(['--server', 'ftp://x']);
     expect(await a.exited).toBe(2);
     expect(a.err()).toMatch(/--server expects an http\(s\) URL/);
-    const b = run(['--server', 'http://127.0.0.1:9', '--key', KEY, '--engines', '0']);
+    const b = run(['--server', 'http://127.0.0.1:9', '--engines', '0']);
     expect(await b.exited).toBe(2);
     expect(b.err()).toMatch(/--engines expects a whole number from 1 to 64/);
   }, 60_000);

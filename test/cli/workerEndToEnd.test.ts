@@ -52,7 +52,9 @@ describe('chess-footprint worker end to end: serve --engines 0, a worker key, th
     expect(asked.status).toBe(202);
 
     // The worker: the bundled lite build (its start is quick), one engine.
-    const worker = spawn(CLI[0], [...CLI.slice(1), 'worker', '--server', url, '--key', key], { env: { ...process.env, CFP_ENGINE_BUILD: 'lite' } });
+    // The key in a file only its owner reads, as docs/machines.md says: never on the command line.
+    writeFileSync(join(dir, 'worker-key'), `${key}\n`, { mode: 0o600 });
+    const worker = spawn(CLI[0], [...CLI.slice(1), 'worker', '--server', url, '--key-file', join(dir, 'worker-key')], { env: { ...process.env, CFP_ENGINE_BUILD: 'lite' } });
     children.push(worker);
     let out = '';
     worker.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -3,14 +3,21 @@
 // start, measured with `--version`; test/cli/firstRun.test.ts starts ~25 children).
 import { mkdirSync, renameSync } from 'node:fs';
 import { build } from 'esbuild';
-import { CLI_BUNDLE, CLI_BUNDLE_DIR } from './cliBundle.js';
+import { CLI_BUNDLE, CLI_BUNDLE_DIR, JUDGEMENT_THREAD_BUNDLE } from './cliBundle.js';
 
 export default async function setup(): Promise<void> {
   mkdirSync(CLI_BUNDLE_DIR, { recursive: true });
+  await bundle(new URL('./cliEntry.ts', import.meta.url), CLI_BUNDLE);
+  // The thread that judges review workers' submissions (src/services/workers/offThread.ts) is a file of its own,
+  // bundled beside the CLI, where offThread.ts looks for it when it runs from this bundle.
+  await bundle(new URL('../../src/services/workers/judgementThread.ts', import.meta.url), JUDGEMENT_THREAD_BUNDLE);
+}
+
+async function bundle(entry: URL, outfile: string): Promise<void> {
   // Written beside and renamed: two runs in one checkout never load a half-written file.
-  const partial = `${CLI_BUNDLE}.${process.pid}.tmp`;
+  const partial = `${outfile}.${process.pid}.tmp`;
   await build({
-    entryPoints: [new URL('./cliEntry.ts', import.meta.url).pathname],
+    entryPoints: [entry.pathname],
     outfile: partial,
     bundle: true,
     platform: 'node',
@@ -20,5 +27,5 @@ export default async function setup(): Promise<void> {
     packages: 'external',
     logLevel: 'warning',
   });
-  renameSync(partial, CLI_BUNDLE);
+  renameSync(partial, outfile);
 }

@@ -6,3 +6,5 @@ import { join } from 'node:path';
  */
 export const CLI_BUNDLE_DIR = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'chess-footprint-test');
 export const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.mjs');
+/** The submission thread's bundle, beside the CLI's (src/services/workers/offThread.ts finds it there). */
+export const JUDGEMENT_THREAD_BUNDLE = join(CLI_BUNDLE_DIR, 'judgementThread.mjs');

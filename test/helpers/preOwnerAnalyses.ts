@@ -16,6 +16,8 @@ export function backTo0011(sqlite: Database): void {
     DROP TABLE IF EXISTS explorer_answers;
     DROP TABLE IF EXISTS worker_keys;
     ALTER TABLE owner_stamps DROP COLUMN prep_version;
+    -- 0017: a review worker's progress.
+    ALTER TABLE review_jobs DROP COLUMN progress_done;
     -- Its id column is not a rowid alias (drizzle declares it SERIAL), so records are told apart by created_at: 0000–0012 kept.
     DELETE FROM __drizzle_migrations WHERE created_at > (SELECT created_at FROM __drizzle_migrations ORDER BY created_at LIMIT 1 OFFSET 12);
     DROP TABLE analyses;

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openStore, storeFile } from '../../src/store/db.js';
 import { cli, start } from '../helpers/cli.js';
 
 const require = createRequire(import.meta.url);
@@ -50,6 +51,16 @@ let token: string;
 let key: string;
 let gameId: string;
 let shortGameId: string;
+
+/** Dates a key's last refusal an hour back, so its wait before more work (issue 44) has passed. */
+function backdateRefusals(name: string): void {
+  const store = openStore(storeFile(join(dir, 'data')));
+  try {
+    store.sqlite.prepare('UPDATE worker_keys SET failed_at = ? WHERE name = ? AND revoked_at IS NULL').run(new Date(Date.now() - 3600_000).toISOString(), name);
+  } finally {
+    store.close();
+  }
+}
 
 const auth = (k?: string) => ({ 'User-Agent': UA, ...(k ? { Authorization: `Bearer ${k}` } : {}), 'Content-Type': 'application/json' });
 /**
@@ -262,6 +273,13 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     const pending = (await (await fetch(`${base}/api/v1/me/games/${gameId}`, { headers: auth(token) })).json()) as { review: unknown; reviewRequest: { status: string } };
     expect(pending.review).toBeNull();
     expect(pending.reviewRequest.status).toBe('running');
+    // What is known when a worker has the job (issue 45 item 6): its progress, from its report (positions 8–10: 3 of 11).
+    expect((pending.reviewRequest as unknown as { note: string }).note).toMatch(/^review worker “laptop” has searched 3 of 11 positions in \d+ s; about \d+ (s|min) left at its pace; call request_game_review/);
+    const asked2 = (await (await fetch(`${base}/api/v1/me/games/${gameId}/review`, { method: 'POST', headers: auth(token), body: '{}' })).json()) as { note: string };
+    expect(asked2.note).toMatch(/^running now: review worker “laptop” has searched 3 of 11 positions/);
+    expect(asked2.note).not.toMatch(/20 to 40 seconds/);
+    const queue = (await (await fetch(`${base}/api/v1/settings/reviews`, { headers: auth(token) })).json()) as { active: Array<{ worker: string; progress: { done: number; total: number } | null }> };
+    expect(queue.active.map((j) => [j.worker, j.progress?.done, j.progress?.total])).toEqual([['laptop', 3, 11]]);
 
     // Another key cannot submit this key's job: 404, nothing changes.
     const other = (await cli(['worker-key', 'create', '--name', 'desktop', '--data-dir', join(dir, 'data')])).stdout.trim().split('\n').pop()!;
@@ -279,6 +297,7 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
     const again = (await (await post('/fishnet/acquire', other)).json()) as Acquired;
     expect(again.work.id).not.toBe(job.work.id);
     expect(again.moves).toBe(job.moves);
+    let refusals = 0;
     for (const [body, fault] of [
       [{ stockfish: { flavor: 'nnue' }, analysis: analysis.slice(1) }, /10 entries; this job has 11 positions/],
       [{ stockfish: { flavor: 'nnue' }, analysis: analysis.map((a, i) => (i === 5 ? { ...a, score: { cp: 99999 } } : a)) }, /analysis\[5\]\.score\.cp/],
@@ -291,9 +310,18 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
       const r = await post(`/fishnet/analysis/${again.work.id}`, other, body);
       expect(r.status).toBe(400);
       expect(((await r.json()) as { error: string }).error).toMatch(fault);
-      // Each refusal put the job back: take it again for the next try.
-      const retry = (await (await post('/fishnet/acquire', other)).json()) as Acquired;
-      again.work.id = retry.work.id;
+      // Each refusal put the job back; from the second in a row the key waits before it gets work again (429 with
+      // Retry-After, as fishnet's api.rs reads it): 15 s after the second, doubling.
+      let taken = await post('/fishnet/acquire', other);
+      if (refusals++ >= 1) {
+        expect(taken.status).toBe(429);
+        expect(Number(taken.headers.get('retry-after'))).toBe(Math.min(600, 15 * 2 ** (refusals - 2)));
+        await taken.body?.cancel();
+        // Standing for the wait having passed: the refusal is dated back past it.
+        backdateRefusals('desktop');
+        taken = await post('/fishnet/acquire', other);
+      }
+      again.work.id = ((await taken.json()) as Acquired).work.id;
     }
     // Abort: 204, and the id is void (404) after.
     expect((await post(`/fishnet/abort/${again.work.id}`, other)).status).toBe(204);
@@ -343,7 +371,9 @@ describe('fishnet protocol conformance (doc/protocol.md, src/api.rs)', () => {
   test('a revoked key is refused at once by the running server (another process revoked it)', async () => {
     const spare = (await cli(['worker-key', 'create', '--name', 'spare', '--data-dir', join(dir, 'data')])).stdout.trim().split('\n').pop()!;
     expect((await fetch(`${base}/fishnet/key`, { headers: auth(spare) })).status).toBe(204);
-    await cli(['worker-key', 'revoke', 'spare', '--data-dir', join(dir, 'data')]);
+    const revoked = await cli(['worker-key', 'revoke', 'spare', '--data-dir', join(dir, 'data')]);
+    expect(revoked.stderr).toMatch(/^revoked spare; 0 opening answers it left dropped\n/);
+    expect(revoked.stdout).toBe('spare made no review\n');
     expect((await fetch(`${base}/fishnet/key`, { headers: auth(spare) })).status).toBe(403);
     expect((await post('/fishnet/acquire', spare)).status).toBe(403);
   });
@@ -378,23 +408,40 @@ console.log(JSON.stringify(await r.json())); setInterval(() => {}, 1000);`;
     expect(detail.review?.engineVersion).toBe('Stockfish (fishnet 1.0) on laptop');
   }, 60_000);
 
-  test('the owner sees each machine (last contact, reviews stored, pace), never a key; /health counts connected workers', async () => {
+  test('the owner sees each machine (last contact, reviews stored, pace), never a key; /health with the owner’s token counts their connected workers', async () => {
     const res = await fetch(`${base}/api/v1/settings/workers`, { headers: auth(token) });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toMatch(/cfpw_/);
     const { workers } = JSON.parse(text) as { workers: Array<{ name: string; jobsDone: number; positionsDone: number; connected: boolean; revokedAt: string | null; client: string | null; positionsPerSecond: number | null }> };
-    expect(workers.map((w) => [w.name, w.jobsDone, w.positionsDone, w.connected, w.revokedAt === null])).toEqual([
+    // desktop's connection is left out: its last requests were an abort, which says it is leaving (issue 45 item 6), and
+    // a second abort (404) a moment later, which says it is back: which wins depends on the millisecond they came in.
+    expect(workers.map((w) => [w.name, w.jobsDone, w.positionsDone, w.name === 'desktop' ? null : w.connected, w.revokedAt === null])).toEqual([
       ['laptop', 2, 14, true, true],
-      ['desktop', 0, 0, true, true],
+      ['desktop', 0, 0, null, true],
       ['spare', 0, 0, false, false],
     ]);
     expect(workers[0].client).toBe(UA);
     expect(workers[0].positionsPerSecond).toBeGreaterThan(0);
     // A worker key cannot read it.
     expect((await fetch(`${base}/api/v1/settings/workers`, { headers: auth(key) })).status).toBe(401);
-    const health = (await (await fetch(`${base}/health`)).json()) as { engine: { workers: number; reviewWorkersConnected: number } };
+    const health = (await (await fetch(`${base}/health`, { headers: auth(token) })).json()) as { engine: { workers: number; reviewWorkersConnected: number } };
     expect(health.engine.workers).toBe(0);
-    expect(health.engine.reviewWorkersConnected).toBe(2);
+    expect(health.engine.reviewWorkersConnected).toBe(workers.filter((w) => w.connected).length);
+  });
+
+  test('a worker that says it is leaving is shown as gone at once; its next request shows it again', async () => {
+    const connected = async () => {
+      const { workers } = (await (await fetch(`${base}/api/v1/settings/workers`, { headers: auth(token) })).json()) as { workers: Array<{ name: string; connected: boolean }> };
+      return workers.find((w) => w.name === 'laptop')!.connected;
+    };
+    expect((await fetch(`${base}/fishnet/key`, { headers: auth(key) })).status).toBe(204);
+    expect(await connected()).toBe(true);
+    expect((await post('/fishnet/leave', key)).status).toBe(204);
+    expect(await connected()).toBe(false);
+    expect((await post('/fishnet/leave', undefined)).status).toBe(401);
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await post('/fishnet/acquire', key)).status).toBe(204);
+    expect(await connected()).toBe(true);
   });
 });

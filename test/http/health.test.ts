@@ -4,8 +4,14 @@ import { WeeklyReport } from '../../schemas/aggregates.js';
 import type { Listening } from '../../src/http/listen.js';
 import { generateReport } from '../../src/services/reports/reports.js';
 import { packageJson } from '../../src/paths.js';
+import { Chess } from 'chess.js';
+import { issueWorkerKey, verifyWorkerKey } from '../../src/auth/workerKeys.js';
+import { insertReviewJob } from '../../src/services/review/index.js';
+import { touchKey } from '../../src/services/workers/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { startServer } from '../helpers/server.js';
+
+const START = new Chess().fen();
 
 let app: TestApp;
 let server: Listening;
@@ -15,21 +21,32 @@ afterEach(async () => {
 });
 
 describe('GET /health', () => {
-  test('no token needed; status, version, store and engine, nothing personal', async () => {
+  test('without a token: up or down and nothing else; with a token: the engine and that owner’s own figures only', async () => {
     app = makeTestApp({ env: { CFP_ENGINE_WORKERS: '3' } });
-    app.addUser('Ann Secretname', 'ann@example.test');
+    const p = app.addUser('Ann Secretname', 'ann@example.test');
+    const q = app.addUser('Bob', 'bob@example.test');
+    // Q has two reviews waiting and a worker heard from just now; P has none.
+    for (const id of ['g1', 'g2']) insertReviewJob(app.deps.store, app.clock, { userId: q.user.id, subjectKind: 'game', subjectId: id, movesKey: `k${id}`, startFen: START, movesUci: id === 'g1' ? ['e2e4'] : ['d2d4'] });
+    const { key } = issueWorkerKey(app.deps.store, app.clock, q.user.id, 'laptop');
+    touchKey({ store: app.deps.store, clock: app.clock, settings: app.config.reviewWorkers, holder: verifyWorkerKey(app.deps.store, key)!, userAgent: 'test' });
     server = await startServer(app);
     const res = await fetch(`${server.url}/health`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({
+    expect(JSON.parse(text)).toEqual({ status: 'ok', version: packageJson.version, store: 'ok' });
+    expect(text).not.toMatch(/Secretname|example\.test|cfp-test-/);
+    const as = async (token: string) => (await fetch(`${server.url}/health`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(await as(p.token)).toEqual({
       status: 'ok',
       version: packageJson.version,
       store: 'ok',
       engine: { kind: 'wasm', workers: 3, nodesPerPosition: 30_000, reviewsPending: 0, reviewWorkersConnected: 0 },
     });
-    expect(text).not.toMatch(/Secretname|example\.test|cfp-test-/);
+    expect((await as(q.token)).engine).toMatchObject({ reviewsPending: 2, reviewWorkersConnected: 1 });
+    const bad = await fetch(`${server.url}/health`, { headers: { authorization: 'Bearer cfp_nope' } });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toHaveProperty('error');
   });
 
   test('503 degraded when the store does not answer', async () => {

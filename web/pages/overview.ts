@@ -175,7 +175,10 @@ function reviewQueue(q: any, reviewed: number): HTMLElement {
     q.active.length
       ? table(
           ['Game', 'Status', 'Reviewed by', 'Place in queue', 'Queued at'],
-          [...q.active].sort((a: any, b: any) => a.position - b.position).map((j: any) => [name(j), j.status, j.worker ?? '—', j.position, when(j.createdAt)]),
+          [...q.active]
+            .sort((a: any, b: any) => a.position - b.position)
+            // A review worker's job shows how far it has got (its progress reports): "34 of 108 positions".
+            .map((j: any) => [name(j), j.progress ? `${j.status} · ${j.progress.done} of ${j.progress.total} positions` : j.status, j.worker ?? '—', j.position, when(j.createdAt)]),
           undefined,
           true,
         )

@@ -62,7 +62,15 @@ async function workersSection(): Promise<HTMLElement> {
     'section',
     {},
     h('h2', {}, 'Review workers'),
-    h('p', {}, 'Machines that review your games over lichess’s fishnet protocol. On the server: ', h('code', {}, 'chess-footprint worker-key create --name NAME'), '; on the machine: ', h('code', {}, 'fishnet --endpoint URL/fishnet --key KEY'), ' or ', h('code', {}, 'chess-footprint worker --server URL --key KEY'), '. A worker sees the moves of the games it reviews, nothing else.'),
+    h(
+      'p',
+      {},
+      'Machines that review your games over lichess’s fishnet protocol. On the server: ',
+      h('code', {}, 'chess-footprint worker-key create --name NAME'),
+      '; on the machine, with the key saved in a file only you can read: ',
+      h('code', {}, 'chess-footprint worker --server URL --key-file FILE'),
+      ' (or lichess’s fishnet client, which asks for the key on its first run). A worker sees the moves of the games it reviews, nothing else.',
+    ),
     workers.length
       ? table(
           ['Machine', 'Status', 'Last contact', 'Reviews', 'Positions/s', 'Working on'],

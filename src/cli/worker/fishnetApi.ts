@@ -133,6 +133,15 @@ export class FishnetApi {
     throw new FishnetUnavailable(`unexpected answer to a submission (${await reasonOf(res)})`);
   }
 
+  /**
+   * POST /fishnet/leave: chess-footprint's own, not lichess's (a stock server answers 404, which is fine): this
+   * worker is stopping, so its owner sees it gone at once (issue 45 item 6).
+   */
+  async leave(): Promise<void> {
+    const res = await this.send('POST', '/leave', {});
+    await res.body?.cancel();
+  }
+
   /** POST /fishnet/abort/{id}: give the job back at once (204; 404 where the server does not support it). */
   async abort(id: string): Promise<void> {
     const res = await this.send('POST', `/abort/${encodeURIComponent(id)}`, {});

@@ -21,6 +21,11 @@ export interface WorkerOptions {
   engines: number;
   /** One line per job and the worker's own news. */
   say: (line: string) => void;
+  /**
+   * The job in hand's progress (positions done of total, speed): on a terminal one line redrawn in place at every
+   * position; elsewhere (`tty` false) said as a plain line at most every PLAIN_PROGRESS_MS. Absent: not shown.
+   */
+  progress?: { show: (line: string) => void; tty: boolean };
   /** Stops the worker: the job in hand is given back (abort), the engines quit. */
   signal: AbortSignal;
   /** fishnet's longest wait between acquires when no job comes (30 s). */
@@ -108,9 +113,11 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   // Ctrl-C should not wait for a search to end: the engines are stopped, the job given back.
   const killEngines = () => engines.forEach((e) => e.kill());
   opts.signal.addEventListener('abort', killEngines, { once: true });
+  let leaveQuietly = async () => {};
   try {
     const first = engines[0];
     const api = new FishnetApi(opts.endpoint, opts.key, workerUserAgent(first));
+    leaveQuietly = () => api.leave().catch(() => undefined);
     const nodeKey = nodeKeyFor(first.id.version);
     const backoff = new Backoff(opts.maxBackoffMs ?? 30_000);
     // A server not up yet (or restarting) is waited for; a key it refuses stops the worker.
@@ -159,16 +166,34 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
       if (outcome.kind === 'stored') {
         summary.stored += 1;
         next = outcome.next;
-      } else summary.refused += 1;
+      } else {
+        summary.refused += 1;
+        // A job lost mid-search had its engines stopped at once.
+        engines = await startEngines(opts.engine, opts.engines, engines);
+      }
     }
   } finally {
     opts.signal.removeEventListener('abort', killEngines);
     await Promise.all(engines.map((e) => e.quit()));
+    // Stopped (Ctrl-C, SIGTERM): the server shows this machine as gone at once, not when it was last heard of two minutes on.
+    if (opts.signal.aborted) await leaveQuietly();
   }
   return summary;
 }
 
-/** Searches one job and submits it; says one line about it. */
+/** How often a plain (not a terminal) output says the job's progress. */
+export const PLAIN_PROGRESS_MS = 30_000;
+
+/** "34/108 positions (31%), 0.8 positions/s, 640 knps, about 1 min 35 s left". */
+export function progressLine(id: string, done: number, total: number, elapsedMs: number, nodes: number): string {
+  const secs = Math.max(elapsedMs / 1000, 0.001);
+  const rate = done / secs;
+  const left = rate > 0 && done < total ? Math.round((total - done) / rate) : null;
+  const eta = left === null ? '' : `, about ${left >= 60 ? `${Math.floor(left / 60)} min ${left % 60} s` : `${left} s`} left`;
+  return `job ${id}: ${done}/${total} positions (${Math.floor((100 * done) / Math.max(total, 1))}%), ${rate.toFixed(2)} positions/s, ${Math.round(nodes / secs / 1000)} knps${eta}`;
+}
+
+/** Searches one job and submits it; says one line about it. Stops the moment the job is no longer this worker's. */
 async function workJob(api: FishnetApi, engines: UciEngine[], job: AcquireResponse, nodeKey: NodeKey, opts: WorkerOptions): Promise<SubmitOutcome | 'failed' | 'stopped'> {
   const id = job.work.id;
   const moves = job.moves.trim() ? job.moves.trim().split(/\s+/) : [];
@@ -176,25 +201,64 @@ async function workJob(api: FishnetApi, engines: UciEngine[], job: AcquireRespon
   const started = Date.now();
   const flavor = 'nnue' as const; // Stockfish evaluates with NNUE only since version 16; every build we run is one.
   const entries: AnalysisEntry[] = new Array(moves.length + 1).fill(null);
+  const toSearch = moves.length + 1 - new Set(job.skipPositions.filter((i) => i >= 0 && i <= moves.length)).size;
+  let searchedSoFar = 0;
+  let nodesSoFar = 0;
+  let lastShown = 0;
   let lastReport = Date.now();
   let reporting: Promise<unknown> = Promise.resolve();
+  // The job stops being this worker's when the server refuses a progress report (its lease ran out and it was handed
+  // out again, or the report was found wrong and the job put back): searching on would be thrown away (issue 44 item 3).
+  const lost = new AbortController();
+  let lostWhy: string | null = null;
+  const loseJob = (why: string, rejected: FishnetRejected | null) => {
+    if (lost.signal.aborted) return;
+    lostWhy = why;
+    lostRejection = rejected;
+    lost.abort();
+    // Stopped now, not at the end of the position in hand: the engines are started again for the next job.
+    engines.forEach((e) => e.kill());
+  };
+  let lostRejection: FishnetRejected | null = null;
+  const signal = AbortSignal.any([opts.signal, lost.signal]);
   let results: Array<FishnetPosition | null>;
   try {
     results = await fishnetSearch(engines, { startFen: job.position, moves, nodeLimit, skip: job.skipPositions }, {
       searchTimeoutMs: searchTimeoutMs(fishnetNodeLimit(nodeLimit)),
-      signal: opts.signal,
+      signal,
       onPosition: (p) => {
         entries[p.index] = entryOf(p);
+        searchedSoFar += 1;
+        nodesSoFar += p.nodes;
+        const shown = Date.now();
+        if (opts.progress && (opts.progress.tty || shown - lastShown >= PLAIN_PROGRESS_MS)) {
+          lastShown = shown;
+          opts.progress.show(progressLine(id, searchedSoFar, toSearch, shown - started, nodesSoFar));
+        }
         // fishnet reports progress at most every 3 s, position 0 always pending: lila tells a progress report from
         // a whole analysis by its first entry (fishnet src/queue.rs `debounced_progress_report`).
-        if (Date.now() - lastReport < 3000 || opts.signal.aborted) return;
+        if (Date.now() - lastReport < 3000 || signal.aborted) return;
         lastReport = Date.now();
         const body: AnalysisSubmission = { stockfish: { flavor }, analysis: entries.map((e, i) => (i === 0 ? null : e)) };
-        reporting = reporting.then(() => api.submit(id, body, true).catch(() => undefined));
+        reporting = reporting.then(async () => {
+          if (lost.signal.aborted) return;
+          try {
+            const out = await api.submit(id, body, true);
+            if (out.kind === 'refused') loseJob(`the server refused a progress report (${out.reason})`, null);
+          } catch (err) {
+            // A key refused (revoked) stops the worker; a server briefly unreachable does not cost the job.
+            if (err instanceof FishnetRejected) loseJob(err.message, err);
+          }
+        });
       },
     });
   } catch (err) {
     await reporting;
+    if (lost.signal.aborted) {
+      if (lostRejection) throw lostRejection;
+      opts.say(`job ${id}: stopped after ${searchedSoFar} of ${toSearch} positions: ${lostWhy}; it is no longer this worker's`);
+      return { kind: 'refused', status: 0, reason: lostWhy ?? 'refused' };
+    }
     if (err instanceof InvalidJob) {
       // As fishnet does with a batch it cannot read: not given back (it would come straight back), left to its lease.
       opts.say(`job ${id}: cannot be searched (${err.message}); left to time out on the server`);
@@ -203,24 +267,36 @@ async function workJob(api: FishnetApi, engines: UciEngine[], job: AcquireRespon
     // The job goes back to the server at once rather than when its lease runs out.
     await api.abort(id).catch(() => undefined);
     if (opts.signal.aborted) {
-      opts.say(`job ${id}: stopped, given back to the server`);
+      opts.say(`job ${id}: stopped after ${searchedSoFar} of ${toSearch} positions, given back to the server`);
       return 'stopped';
     }
     opts.say(`job ${id}: failed, given back to the server (${err instanceof Error ? err.message : String(err)})`);
     return 'failed';
   }
   await reporting;
+  if (lost.signal.aborted) {
+    if (lostRejection) throw lostRejection;
+    opts.say(`job ${id}: searched, but ${lostWhy}; not submitted`);
+    return { kind: 'refused', status: 0, reason: lostWhy ?? 'refused' };
+  }
   const searched = results.filter((r): r is FishnetPosition => r !== null);
   const secs = (Date.now() - started) / 1000;
   const nodes = searched.reduce((n, r) => n + r.nodes, 0);
   const body: AnalysisSubmission = { stockfish: { flavor }, analysis: results.map(entryOf) };
-  let outcome: SubmitOutcome;
-  try {
-    outcome = await api.submit(id, body, opts.signal.aborted);
-  } catch (err) {
-    if (err instanceof FishnetRejected) throw err;
-    opts.say(`job ${id}: searched, but the submission failed (${err instanceof Error ? err.message : String(err)}); the server will offer it again`);
-    return 'failed';
+  let outcome: SubmitOutcome | null = null;
+  // A finished search is worth a few tries: a server restarting or briefly busy (503) does not throw it away.
+  for (let attempt = 1; !outcome; attempt++) {
+    try {
+      outcome = await api.submit(id, body, opts.signal.aborted);
+    } catch (err) {
+      if (err instanceof FishnetRejected) throw err;
+      if (attempt < 4 && !opts.signal.aborted) {
+        await sleep(2000 * attempt, opts.signal);
+        continue;
+      }
+      opts.say(`job ${id}: searched, but the submission failed (${err instanceof Error ? err.message : String(err)}); the server will offer it again`);
+      return 'failed';
+    }
   }
   const what = outcome.kind === 'stored' ? 'submitted' : `refused (${outcome.reason})`;
   opts.say(

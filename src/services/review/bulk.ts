@@ -12,6 +12,8 @@ export interface BulkSelection {
   since?: string;
   limit?: number;
   provider?: string;
+  /** Only games with these moves (`review --by-key`: the reviews a worker key made, forgotten first). */
+  movesKeys?: readonly string[];
 }
 
 export interface BulkProgress {
@@ -43,6 +45,7 @@ export function unreviewedGames(store: Store, userId: string, sel: BulkSelection
         isNotNull(games.movesKey),
         sel.since ? gte(games.playedAt, `${sel.since}T00:00:00.000Z`) : undefined,
         sel.provider ? eq(games.provider, sel.provider as GameRow['provider']) : undefined,
+        sel.movesKeys ? inArray(games.movesKey, [...sel.movesKeys]) : undefined,
       ),
     )
     .orderBy(desc(games.playedAt))

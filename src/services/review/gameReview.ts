@@ -7,6 +7,7 @@ import { flatQuery, preparedOnce } from '../../store/prepared.js';
 import { games } from '../../store/schema/index.js';
 import { summaryColumns, toSummary, type GameRow } from '../games/index.js';
 import { failedJobNote } from './queue.js';
+import { describeWorkerRun, WORKER_RUN_SQL, type WorkerRun } from './workerLeases.js';
 import { ownerReview } from './records.js';
 import { summarizeReview } from './summary.js';
 
@@ -36,7 +37,7 @@ const gameDetailQuery = (db: Store['db'], sqlite: Store['sqlite']) =>
       pgn: sql<string | null>`(SELECT p.text FROM pgns p WHERE p.hash = "games"."pgn_hash")`,
       reviewedAt: sql<string | null>`(SELECT r.reviewed_at FROM analyses r WHERE r.user_id = "games"."user_id" AND r.moves_key = "games"."moves_key")`,
       // The latest review job of the game (index review_jobs_subject), as JSON: read only when unreviewed.
-      lastJob: sql<string | null>`(SELECT json_object('status', j.status, 'error', j.error) FROM review_jobs j
+      lastJob: sql<string | null>`(SELECT json_object('status', j.status, 'error', j.error, 'run', json(${sql.raw(WORKER_RUN_SQL)})) FROM review_jobs j
         WHERE j.user_id = "games"."user_id" AND j.subject_kind = 'game' AND j.subject_id = "games"."id" ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1)`,
     })
     .from(games)
@@ -65,9 +66,11 @@ export function gameDetail(ctx: PersonalCtx, id: string): GameDetail {
 /** An unreviewed game's latest review job as get_game tells it (issue 30: an abandoned review says so). */
 function reviewRequestOf(lastJob: string | null): GameDetail['reviewRequest'] {
   if (lastJob === null) return null;
-  const job = JSON.parse(lastJob) as { status: string; error: string | null };
+  const job = JSON.parse(lastJob) as { status: string; error: string | null; run: WorkerRun | null };
   if (job.status === 'failed') return { status: 'failed', note: failedJobNote(job.error) };
   if (job.status === 'queued') return { status: 'queued', note: 'queued for review; call request_game_review with wait to collect it' };
+  // A review worker's job says how far it has got (its progress reports), not a local engine's speed (issue 45 item 6).
+  if (job.status === 'running' && job.run) return { status: 'running', note: `${describeWorkerRun(job.run, Date.now())}; call request_game_review with wait to collect it` };
   if (job.status === 'running') return { status: 'running', note: 'the engine is reviewing it now; call request_game_review with wait to collect it' };
   return null;
 }

@@ -9,7 +9,7 @@ import type { Store } from '../../store/db.js';
 import { isStoreBusy } from '../../store/busy.js';
 import { reviewJobs } from '../../store/schema/index.js';
 import { OwnerPositionMemos } from './positionMemo.js';
-import { connectedWorkers } from './workerLeases.js';
+import { CONNECTED_KEY_SQL, WORKER_CONNECTED_MS } from './workerLeases.js';
 import { analysisRow, engineOutput, ownerReview, refreshDerivations, saveReview } from './records.js';
 
 export type ReviewJob = typeof reviewJobs.$inferSelect;
@@ -179,16 +179,19 @@ export class ReviewQueue {
         // Another live process works the queue: its engines are the machine's; this one's stay off.
         if (holder && holder.owner !== this.leaseOwner && holder.beat >= staleBefore && !leaseProcessGone(holder.owner)) return null;
         this.freeDeadLocalLeases();
-        // Workers first: with one connected, a job younger than the wait is theirs (a freed running job is not held back).
+        // Workers first: a job younger than the wait is left to its owner's connected workers, if the owner has any
+        // (another owner's workers neither hold it back nor learn of it: issue 44 item 4). A freed running job is not held back.
         const wait = this.opts.workerWaitMs ?? 0;
-        const madeBefore = wait > 0 && connectedWorkers(this.store, null, now) > 0 ? new Date(this.clock.now().getTime() - wait).toISOString() : null;
+        const madeBefore = wait > 0 ? new Date(this.clock.now().getTime() - wait).toISOString() : null;
+        const since = new Date(now - WORKER_CONNECTED_MS).toISOString();
         const next = this.store.sqlite
           .prepare(
-            `SELECT id FROM review_jobs
-              WHERE (status = 'queued' AND (? IS NULL OR created_at <= ?)) OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
+            `SELECT id FROM review_jobs j
+              WHERE (status = 'queued' AND (? IS NULL OR created_at <= ? OR NOT EXISTS (SELECT 1 FROM worker_keys k WHERE k.user_id = j.user_id AND ${CONNECTED_KEY_SQL})))
+                 OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?))
               ORDER BY priority DESC, created_at ASC, rowid ASC LIMIT 1`,
           )
-          .get(madeBefore, madeBefore, staleBefore) as { id: string } | undefined;
+          .get(madeBefore, madeBefore, since, staleBefore) as { id: string } | undefined;
         if (!next) {
           // Out of work: free the queue for another process, unless a job of this one still runs.
           if (holder?.owner === this.leaseOwner && !lease.mineRunning.get(this.leaseOwner)) lease.release.run(this.leaseOwner);
@@ -472,6 +475,7 @@ export function insertReviewJob(store: Store, clock: Clock, req: EnqueueRequest)
     leaseOwner: null,
     heartbeatAt: null,
     priority: req.priority ?? REVIEW_PRIORITY.request,
+    progressDone: null,
   };
   if (store.db.insert(reviewJobs).values(row).onConflictDoNothing().run().changes > 0) return row;
   const active = activeJobOf(store, req.userId, req.subjectKind, req.subjectId, row.movesKey);

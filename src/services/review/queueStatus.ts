@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
 import { games, reviewJobs, studyGames, users } from '../../store/schema/index.js';
 import { failedJobNote } from './queue.js';
-import { workerKeyOfLease } from './workerLeases.js';
+import { describeWorkerRun, workerKeyOfLease, workerRunOf } from './workerLeases.js';
 
 /** Who runs a job: the review worker's key name (the owner's own key), or this server's local engines. */
 function workerName(deps: AppDeps, userId: string, leaseOwner: string | null): string {
@@ -10,6 +10,13 @@ function workerName(deps: AppDeps, userId: string, leaseOwner: string | null): s
   if (!keyId) return 'this server';
   const row = deps.store.sqlite.prepare('SELECT name FROM worker_keys WHERE id = ? AND user_id = ?').get(keyId, userId) as { name: string } | undefined;
   return row?.name ?? 'a review worker';
+}
+
+/** A review worker's progress on a job it holds (its reports: positions done of the job's), or null (issue 45 item 6). */
+function progressOf(deps: AppDeps, job: { id: string; status: string; leaseOwner: string | null }) {
+  if (job.status !== 'running' || !workerKeyOfLease(job.leaseOwner)) return null;
+  const run = workerRunOf(deps.store, job.id);
+  return run ? { done: run.done, total: run.total, note: describeWorkerRun(run, Date.now()) } : null;
 }
 
 /**
@@ -41,6 +48,7 @@ export function reviewQueueStatus(deps: AppDeps, userId: string) {
       createdAt: job.createdAt,
       subject: job.subjectKind === 'game' ? gameSubject(deps, userId, job.subjectId) : studySubject(deps, userId, job.subjectId),
       worker: job.status !== 'running' ? null : workerName(deps, userId, job.leaseOwner),
+      progress: progressOf(deps, job),
     }));
   // Failed jobs still standing: no review of those moves since and no newer job for the subject.
   const failedRecently = deps.store.sqlite

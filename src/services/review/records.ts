@@ -220,3 +220,36 @@ export async function refreshDerivations(store: Store, stop: () => boolean = () 
   }
   return updated;
 }
+
+/**
+ * The owner's reviews a review worker key made (issue 44 item 5): by the key's id, or, for reviews stored before
+ * they carried it, by the key's name. Moves keys, oldest review first.
+ */
+export function workerReviewKeys(store: Store, userId: string, key: { ids: readonly string[]; name: string }): string[] {
+  const rows = store.sqlite
+    .prepare(
+      `SELECT moves_key AS movesKey FROM analyses
+        WHERE user_id = ? AND json_extract(payload, '$.worker') IS NOT NULL
+          AND (json_extract(payload, '$.worker.keyId') IN (SELECT value FROM json_each(?))
+               OR (json_extract(payload, '$.worker.keyId') IS NULL AND json_extract(payload, '$.worker.key') = ?))
+        ORDER BY reviewed_at`,
+    )
+    .all(userId, JSON.stringify(key.ids), key.name) as Array<{ movesKey: string }>;
+  return rows.map((r) => r.movesKey);
+}
+
+/**
+ * Forgets the owner's reviews of these moves (to review them again), in one transaction: the rows, and the
+ * accuracy their games showed from them. Another owner's reviews are never touched.
+ */
+export function forgetReviews(store: Store, userId: string, movesKeys: readonly string[]): number {
+  if (!movesKeys.length) return 0;
+  return store.sqlite
+    .transaction(() => {
+      const list = JSON.stringify(movesKeys);
+      const gone = store.sqlite.prepare('DELETE FROM analyses WHERE user_id = ? AND moves_key IN (SELECT value FROM json_each(?))').run(userId, list).changes;
+      store.sqlite.prepare('UPDATE games SET review_accuracy = NULL, version = version + 1 WHERE user_id = ? AND moves_key IN (SELECT value FROM json_each(?)) AND review_accuracy IS NOT NULL').run(userId, list);
+      return gone;
+    })
+    .immediate();
+}

@@ -6,6 +6,7 @@ import { movesKey } from '../../chess/pgn.js';
 import { positionScore } from '../../chess/reviewAccuracy.js';
 import type { PersonalCtx } from '../../context.js';
 import { copyReviewAccuracy, type ReviewJob } from './queue.js';
+import { describeWorkerRun, workerRunOf } from './workerLeases.js';
 import { ownerReview, type OwnedReview } from './records.js';
 import { ApiError, Reply } from '../../errors.js';
 
@@ -52,12 +53,16 @@ function completeBody(subject: ReviewSubject, review: OwnedReview, alreadyReview
 
 function queuedReply(ctx: PersonalCtx, subject: ReviewSubject, job: ReviewJob, fresh: boolean): Reply<ReviewResponse> {
   const ahead = ctx.runtime.reviews.position(job);
-  const where = job.status === 'running' ? 'running now' : ahead > 1 ? `queued (${ahead - 1} review(s) ahead)` : 'queued (next)';
   const cost = fresh ? 'One unit of the hourly review allowance was spent.' : 'Already requested: nothing more was spent.';
+  // A review worker searches at lichess's depth, minutes a game: say how far it has got, not the local engines' pace (issue 45 item 6).
+  const run = job.status === 'running' ? workerRunOf(ctx.store, job.id) : null;
+  const where = run
+    ? `running now: ${describeWorkerRun(run, Date.now())}`
+    : `${job.status === 'running' ? 'running now' : ahead > 1 ? `queued (${ahead - 1} review(s) ahead)` : 'queued (next)'}; a review on this server's engines usually takes 20 to 40 seconds`;
   return new Reply(202, {
     status: 'queued',
     id: subject.id,
-    note: `${where}; a review usually takes 20 to 40 seconds. ${cost} Call again with the same id (optionally with wait up to 45) to collect it.`,
+    note: `${where}. ${cost} Call again with the same id (optionally with wait up to 45) to collect it.`,
   });
 }
 

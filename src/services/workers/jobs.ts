@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { z } from 'zod';
-import { AnalysisSubmission, type AcquireResponse, type StatusResponse } from '../../../schemas/fishnet.js';
-import type { StoredAnalysis } from '../../chess/engineOutput.js';
-import { checkSubmission } from '../../chess/workerAnalysis.js';
+import type { AcquireResponse, StatusResponse } from '../../../schemas/fishnet.js';
+import { FISHNET_CHUNK_POSITIONS } from '../../chess/fishnetChunks.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { tryWithoutWaiting } from '../../store/busy.js';
 import type { Store } from '../../store/db.js';
 import { reviewJobs, workerKeys, type WorkerKeyHolder } from '../../store/schema/index.js';
-import { analysisRow, REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
-import { describeProtocolIssues } from './issues.js';
+import { REVIEW_PRIORITY, STALE_LEASE_MS, storeWorkerReview, WORKER_LEASE_PREFIX, type ReviewJob } from '../review/index.js';
+import type { Judgement, JudgementInput } from './judgement.js';
 import { keepOpeningLines, knownOpeningLines } from './openingLines.js';
+import { judgeOffThread, warmJudgeThread } from './offThread.js';
 
 /**
  * Review jobs handed to review workers over lichess's fishnet protocol (issue 36). The jobs are the
@@ -70,7 +69,7 @@ export function acquireWork(call: WorkerCall, slow: boolean): AcquireResponse | 
   const now = (call.now ?? Date.now)();
   const staleBefore = new Date(now - STALE_LEASE_MS).toISOString();
   const { store, settings } = call;
-  return store.sqlite
+  const work = store.sqlite
     .transaction((): AcquireResponse | null => {
       const next = store.sqlite
         .prepare(
@@ -89,9 +88,11 @@ export function acquireWork(call: WorkerCall, slow: boolean): AcquireResponse | 
         .update(reviewJobs)
         .set({
           status: 'running',
-          startedAt: call.clock.now().toISOString(),
+          // Real time, as the lease: a progress report measures the worker's pace from it.
+          startedAt: new Date(now).toISOString(),
           leaseOwner: leaseOf(call.holder, workId),
           heartbeatAt: heartbeatFor(now, settings.timeoutMs * positions),
+          progressDone: 0,
         })
         .where(eq(reviewJobs.id, job.id))
         .run();
@@ -109,6 +110,8 @@ export function acquireWork(call: WorkerCall, slow: boolean): AcquireResponse | 
       };
     })
     .immediate();
+  if (work) warmJudgeThread();
+  return work;
 }
 
 /** The job this key holds under this work id (its lease still its own, run out or not, until another takes it). */
@@ -123,19 +126,48 @@ function heldJob(call: WorkerCall, workId: string): ReviewJob | null {
   );
 }
 
-/** Puts a held job back in the queue; false when the key does not hold it. */
+/**
+ * Puts a held job back in the queue; false when the key does not hold it. A fishnet client aborts its jobs when it
+ * shuts down (fishnet doc/protocol.md), so the machine is shown as gone at once (leaveWork) until it asks again.
+ */
 export function abortWork(call: WorkerCall, workId: string): boolean {
-  return releaseJob(call.store, call.holder, workId);
+  const released = releaseJob(call.store, call.holder, workId);
+  if (released) leaveWork(call);
+  return released;
+}
+
+/**
+ * The machine says it is stopping: not connected from now until its next request (workerLeases.ts connectedWorkers).
+ * Stamped with its last contact, which this request's touchKey just wrote, so a later request counts again.
+ */
+export function leaveWork(call: WorkerCall): void {
+  tryWithoutWaiting(call.store, () =>
+    call.store.sqlite.prepare('UPDATE worker_keys SET left_at = coalesce(last_contact_at, ?) WHERE id = ?').run(new Date((call.now ?? Date.now)()).toISOString(), call.holder.id),
+  );
 }
 
 function releaseJob(store: Store, holder: WorkerKeyHolder, workId: string): boolean {
   return (
     store.db
       .update(reviewJobs)
-      .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null })
+      .set({ status: 'queued', startedAt: null, leaseOwner: null, heartbeatAt: null, progressDone: null })
       .where(sql`${reviewJobs.status} = 'running' AND ${reviewJobs.leaseOwner} = ${leaseOf(holder, workId)}`)
       .run().changes > 0
   );
+}
+
+/**
+ * How long a key whose submissions keep failing waits before it gets work again (issue 44 item 1): the first refusal
+ * in a row costs nothing (a worker's one bad answer), then 15 s, doubling to 10 minutes. Answered to acquire as 429 with
+ * Retry-After, which a stock fishnet client obeys by waiting a minute more than its own back-off (fishnet src/api.rs:
+ * "Too many requests. Suspending requests for 60s"); a stored analysis resets it. Seconds still to wait, 0 for none.
+ */
+export function refusalWaitSeconds(call: WorkerCall): number {
+  const row = call.store.sqlite.prepare('SELECT failures, failed_at AS failedAt FROM worker_keys WHERE id = ?').get(call.holder.id) as { failures: number; failedAt: string | null } | undefined;
+  if (!row || row.failures < 2 || !row.failedAt) return 0;
+  const waitMs = Math.min(600_000, 15_000 * 2 ** (row.failures - 2));
+  const left = Date.parse(row.failedAt) + waitMs - (call.now ?? Date.now)();
+  return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
 export type SubmitOutcome =
@@ -143,70 +175,66 @@ export type SubmitOutcome =
   | { status: 204 }
   /** Stored, and the next job leased. */
   | { status: 202; next: AcquireResponse }
+  /** The submission thread failed: nothing changed, the worker submits again. */
+  | { status: 503; error: string }
   | { status: 400 | 404; error: string };
 
 /**
- * A worker's submission for `workId`: a progress report (pending entries null) extends the lease; a
- * complete analysis is checked (schemas/fishnet.ts for the shape, src/chess/workerAnalysis.ts for the
- * chess) and stored as the owner's review in one transaction that first confirms the key still holds
- * the job, so a job is stored once whoever submits. A submission that fails a check is refused with
- * what is wrong, and the job goes back to the queue: nothing of it is stored.
+ * A worker's submission for `workId`: a progress report (pending entries null) extends the lease when it brings
+ * new positions; a complete analysis is checked (schemas/fishnet.ts for the shape, src/chess/workerAnalysis.ts for
+ * the chess, off the main thread: judgement.ts) and stored as the owner's review in one transaction that first
+ * confirms the key still holds the job, so a job is stored once whoever submits. A submission that fails a check is
+ * refused with what is wrong, and the job goes back to the queue: nothing of it is stored.
  */
-export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, opts: { slow: boolean; stop: boolean }): SubmitOutcome {
+export async function submitAnalysis(call: WorkerCall, workId: string, body: unknown, opts: { slow: boolean; stop: boolean }): Promise<SubmitOutcome> {
   const job = heldJob(call, workId);
   if (!job) return notHeld(workId);
-  const parsed = AnalysisSubmission.safeParse(body);
-  if (!parsed.success) return refuse(call, workId, describeProtocolIssues(parsed.error as z.ZodError));
   const moves = job.movesUci ? job.movesUci.split(' ') : [];
   const { settings } = call;
-  const known = knownOpeningLines(call.store, job.userId, settings.nodes, job.startFen, moves);
-  const check = checkSubmission(job.startFen, moves, parsed.data.analysis, { nodesAsked: settings.nodes, maxTimeMs: settings.timeoutMs, known });
-  if (!check.ok) return refuse(call, workId, check.faults.join('; '));
+  const input: JudgementInput = {
+    body,
+    startFen: job.startFen,
+    moves,
+    nodes: settings.nodes,
+    known: [...knownOpeningLines(call.store, job.userId, settings.nodes, job.startFen, moves)],
+    userId: job.userId,
+    movesKey: job.movesKey,
+    key: { id: call.holder.id, name: call.holder.name },
+    userAgent: call.userAgent,
+    at: call.clock.now().toISOString(),
+  };
+  let judged: Judgement;
+  try {
+    judged = await judgeOffThread(input);
+  } catch {
+    return { status: 503, error: 'the server could not check this analysis just now; nothing was changed, submit it again' };
+  }
+  if (judged.kind === 'refused') return refuse(call, workId, judged.what);
   const now = (call.now ?? Date.now)();
-  if (!check.complete) {
-    // Progress: the lease runs on for the positions still to search.
-    const until = heartbeatFor(now, settings.timeoutMs * Math.max(1, moves.length + 1 - check.done));
-    // Only ever later: a report never shortens the lease.
-    call.store.db
-      .update(reviewJobs)
-      .set({ heartbeatAt: until })
-      .where(sql`${reviewJobs.id} = ${job.id} AND ${reviewJobs.status} = 'running' AND ${reviewJobs.leaseOwner} = ${leaseOf(call.holder, workId)} AND ${reviewJobs.heartbeatAt} < ${until}`)
-      .run();
+  if (judged.kind === 'progress') {
+    extendLease(call, job, workId, judged.done, now);
     return { status: 204 };
   }
-  const at = call.clock.now().toISOString();
-  const analysis: StoredAnalysis = {
-    // The engine as the worker named it; no measured scale applies to it (src/chess/calibration.ts: factor 1).
-    engine: { name: call.userAgent.slice(0, 200) || 'fishnet client', version: parsed.data.stockfish.flavor, network: null },
-    worker: { key: call.holder.name, userAgent: call.userAgent.slice(0, 200), flavor: parsed.data.stockfish.flavor },
-    budget: { nodesPerPosition: settings.nodes, multiPv: 1, search: 'fishnet' },
-    startFen: job.startFen,
-    movesUci: moves,
-    positions: check.positions,
-    analysedAt: at,
-  };
-  // Derived before the transaction, as the queue does: the write lock is held only for the writes.
-  const row = analysisRow(job.userId, job.movesKey, analysis, at);
-  const searched = parsed.data.analysis.filter((e) => e !== null && !('skipped' in e));
-  const sum = (f: (e: { nodes?: number; time?: number }) => number | undefined) => searched.reduce((s, e) => s + (f(e as { nodes?: number; time?: number }) ?? 0), 0);
   const stored = call.store.sqlite
     .transaction(() => {
       // The lease is checked and the job closed in the same statement: another submission, a re-lease or a local engine cannot slip between.
       const closed = call.store.db
         .update(reviewJobs)
-        .set({ status: 'complete', error: null, finishedAt: at, leaseOwner: null })
+        .set({ status: 'complete', error: null, finishedAt: input.at, leaseOwner: null, progressDone: null })
         .where(sql`${reviewJobs.id} = ${job.id} AND ${reviewJobs.status} = 'running' AND ${reviewJobs.leaseOwner} = ${leaseOf(call.holder, workId)}`)
         .run();
       if (closed.changes === 0) return false;
-      storeWorkerReview(call.store, row);
-      keepOpeningLines(call.store, job.userId, settings.nodes, check.positions);
+      storeWorkerReview(call.store, judged.row);
+      keepOpeningLines(call.store, job.userId, settings.nodes, judged.positions, call.holder.id);
       call.store.db
         .update(workerKeys)
         .set({
           jobsDone: sql`${workerKeys.jobsDone} + 1`,
-          positionsDone: sql`${workerKeys.positionsDone} + ${searched.length}`,
-          searchMs: sql`${workerKeys.searchMs} + ${sum((e) => e.time)}`,
-          nodesDone: sql`${workerKeys.nodesDone} + ${sum((e) => e.nodes)}`,
+          positionsDone: sql`${workerKeys.positionsDone} + ${judged.searched}`,
+          searchMs: sql`${workerKeys.searchMs} + ${judged.searchMs}`,
+          nodesDone: sql`${workerKeys.nodesDone} + ${judged.nodes}`,
+          failures: 0,
+          failedAt: null,
         })
         .where(eq(workerKeys.id, call.holder.id))
         .run();
@@ -217,6 +245,28 @@ export function submitAnalysis(call: WorkerCall, workId: string, body: unknown, 
   if (opts.stop) return { status: 204 };
   const next = acquireWork(call, opts.slow);
   return next ? { status: 202, next } : { status: 204 };
+}
+
+/**
+ * A progress report that brings new positions moves the lease on (issue 44 items 3 and 5): to the positions still to
+ * search at the worker's own pace or the job's timeout per position, whichever is slower, and never less than one
+ * fishnet chunk's worth (src/chess/fishnetChunks.ts: a stock client reports as chunks finish). A slow machine's honest
+ * search keeps its job; a report with nothing new (every entry still null, or the same positions again) extends nothing,
+ * so a stalled worker's lease runs out.
+ */
+function extendLease(call: WorkerCall, job: ReviewJob, workId: string, done: number, now: number): void {
+  const positions = positionsOf(job);
+  const since = job.startedAt ? Date.parse(job.startedAt) : now;
+  const pace = done > 0 ? Math.max(0, now - since) / done : 0;
+  const perPosition = Math.max(call.settings.timeoutMs, pace);
+  const until = heartbeatFor(now, perPosition * Math.max(positions - done, FISHNET_CHUNK_POSITIONS));
+  // Only for new positions, and only ever later: a report never shortens the lease.
+  call.store.sqlite
+    .prepare(
+      `UPDATE review_jobs SET progress_done = ?, heartbeat_at = max(coalesce(heartbeat_at, ''), ?)
+        WHERE id = ? AND status = 'running' AND lease_owner = ? AND coalesce(progress_done, 0) < ?`,
+    )
+    .run(done, until, job.id, leaseOf(call.holder, workId), done);
 }
 
 /** A submission whose body is not JSON at all: refused like any malformed one (the job back in the queue), or 404 when not held. */
@@ -230,7 +280,15 @@ function notHeld(workId: string): SubmitOutcome {
 }
 
 function refuse(call: WorkerCall, workId: string, what: string): SubmitOutcome {
-  releaseJob(call.store, call.holder, workId);
+  const at = new Date((call.now ?? Date.now)()).toISOString();
+  call.store.sqlite.transaction(() => {
+    releaseJob(call.store, call.holder, workId);
+    call.store.db
+      .update(workerKeys)
+      .set({ failures: sql`${workerKeys.failures} + 1`, failedAt: at })
+      .where(eq(workerKeys.id, call.holder.id))
+      .run();
+  })();
   return { status: 400, error: `analysis refused, nothing stored, the job is back in the queue: ${what}` };
 }
 

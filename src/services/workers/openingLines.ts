@@ -45,11 +45,12 @@ export function knownOpeningLines(store: Store, userId: string, nodes: number, s
 /**
  * Keeps a stored worker review's searched opening positions for later jobs; the first answer for a
  * position stays (INSERT OR IGNORE), so a job's known set only grows between hand-out and submission.
- * Runs inside the caller's transaction (the one that stores the review).
+ * Runs inside the caller's transaction (the one that stores the review). Each row names the key whose review
+ * answered it, so revoking the key drops them (keys.ts revokeKey).
  */
-export function keepOpeningLines(store: Store, userId: string, nodes: number, positions: readonly StoredPosition[]): void {
+export function keepOpeningLines(store: Store, userId: string, nodes: number, positions: readonly StoredPosition[], keyId: string): void {
   const rows = positions
     .filter((p) => p.index < OPENING_POSITIONS && !p.terminal && p.lines.length > 0)
-    .map(({ index: _index, ...line }) => ({ userId, positionKey: positionKey(line.fen), nodes, line: JSON.stringify(line) }));
+    .map(({ index: _index, ...line }) => ({ userId, positionKey: positionKey(line.fen), nodes, line: JSON.stringify(line), keyId }));
   if (rows.length) store.db.insert(workerOpeningLines).values(rows).onConflictDoNothing().run();
 }

@@ -1,4 +1,4 @@
-import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
 
 /**
@@ -34,20 +34,24 @@ export const explorerAnswers = sqliteTable(
  * process on the store, so the reason is shown wherever the owner looks and a retry waits whoever reads. Deleted
  * when a run of the key completes.
  */
-export const explorerFetches = sqliteTable('explorer_fetches', {
-  // `<owner id> <colour> <ratings> <speeds> <masters>` (src/services/peers/view.ts).
-  runKey: text('run_key').primaryKey(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  state: text('state', { enum: ['error', 'token-refused'] }).notNull(),
-  message: text('message').notNull(),
-  failures: integer('failures').notNull(),
-  failedAt: text('failed_at').notNull(),
-  retryAt: text('retry_at').notNull(),
-  // sha-256 of the token the explorer refused (401): never the token itself.
-  tokenFingerprint: text('token_fingerprint'),
-});
+export const explorerFetches = sqliteTable(
+  'explorer_fetches',
+  {
+    // `<owner id> <colour> <ratings> <speeds> <masters>` (src/services/peers/view.ts).
+    runKey: text('run_key').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: ['error', 'token-refused'] }).notNull(),
+    message: text('message').notNull(),
+    failures: integer('failures').notNull(),
+    failedAt: text('failed_at').notNull(),
+    retryAt: text('retry_at').notNull(),
+    // sha-256 of the token the explorer refused (401): never the token itself.
+    tokenFingerprint: text('token_fingerprint'),
+  },
+  (t) => [index('explorer_fetches_user').on(t.userId)],
+);
 
 /**
  * One opening-explorer request at a time per store, across processes (`serve` and `mcp` over stdio on one data

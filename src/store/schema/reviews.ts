@@ -66,6 +66,11 @@ export const reviewJobs = sqliteTable(
     heartbeatAt: text('heartbeat_at'),
     /** Lower runs later: API requests 0, bulk reviews below (REVIEW_PRIORITY). */
     priority: integer('priority').notNull().default(0),
+    /**
+     * Positions a review worker's progress reports have brought for its current lease (0017, issues 44 and 45):
+     * what the queue shows of a worker's job, and what a report must pass to extend the lease. Null otherwise.
+     */
+    progressDone: integer('progress_done'),
   },
   (t) => [
     index('review_jobs_status').on(t.status, t.createdAt),

@@ -29,6 +29,12 @@ export const workerKeys = sqliteTable(
     searchMs: integer('search_ms').notNull().default(0),
     /** Nodes the stored jobs reported (sum of each position's `nodes`). */
     nodesDone: integer('nodes_done').notNull().default(0),
+    /** Submissions refused in a row (0017, issue 44): a key whose submissions keep failing waits before it gets work again. */
+    failures: integer('failures').notNull().default(0),
+    /** When the last of those refusals was. */
+    failedAt: text('failed_at'),
+    /** When the machine said it was stopping (abort, or `chess-footprint worker` leaving): not connected unless heard from since (issue 45). */
+    leftAt: text('left_at'),
   },
   (t) => [
     index('worker_keys_user').on(t.userId),
@@ -58,6 +64,8 @@ export const workerOpeningLines = sqliteTable(
     positionKey: text('position_key').notNull(),
     nodes: integer('nodes').notNull(),
     line: text('line').notNull(),
+    /** The worker key whose review answered it (0017): revoking the key drops its lines (issue 44). Null for rows kept before 0017. */
+    keyId: text('key_id'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.positionKey, t.nodes] })],
 );

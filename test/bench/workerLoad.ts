@@ -1,0 +1,248 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chess } from 'chess.js';
+import { issueWorkerKey } from '../../src/auth/workerKeys.js';
+import { movesKey, replaySan, START_FEN } from '../../src/chess/pgn.js';
+import { systemClock } from '../../src/clock.js';
+import { createUser } from '../../src/services/accounts/accounts.js';
+import { insertReviewJob, REVIEW_PRIORITY } from '../../src/services/review/queue.js';
+import { engineOutput } from '../../src/services/review/records.js';
+import { openStore, storeFile } from '../../src/store/db.js';
+import { parseExport } from '../helpers/lichessExport.js';
+import { requireCurrentBuild } from './currentBuild.js';
+import { percentile, type BenchTable } from './table.js';
+import { cliRun, lastLine, serveForWorkers, startWorker, stopChild } from './workerFleet.js';
+
+const FIXTURE = new URL('../fixtures/lichess-analysed/games.ndjson', import.meta.url);
+/** Stockfish's MAX_PLY (schemas/fishnet.ts): the longest PV a submission may carry. */
+const MAX_PV_PLIES = 246;
+
+/**
+ * Issue 44 items 1 and 3: what a review worker's submissions cost the server, and a slow machine's game completing.
+ * On `serve --engines 0` (the shipped build) with two owners: P (the demo owner, 500 games) and Q, whose worker key
+ * submits. Rows:
+ * - the longest `/health` answer while one submission is judged (a timer probe from outside: one request after
+ *   another, each answer's time; the event loop held for N ms shows as an answer taking N ms), for the worst legal
+ *   submission of each of the fixture's longest games (every PV 246 legal plies, Stockfish's MAX_PLY) and for the same
+ *   refused (its last entry `{"mate": 0}`);
+ * - P's `list_games` latency, quiet and while Q's key loops failing submissions as fast as it can;
+ * - the fixture's game cut to 107 plies (issue 44's) reviewed by `chess-footprint worker` under
+ *   CFP_WORKER_TIMEOUT_MS=2000, native Stockfish (CFP_BENCH_WORKER_ENGINE, default /usr/games/stockfish) at the
+ *   default 1,000,000 nodes: the wall time, which is also docs/machines.md's time per game.
+ * Knobs: CFP_BENCH_LOAD_SECONDS (each latency window, default 10), CFP_BENCH_SLOW_GAME=0 skips the last row.
+ */
+export async function run(): Promise<BenchTable[]> {
+  requireCurrentBuild();
+  const seconds = Number(process.env.CFP_BENCH_LOAD_SECONDS ?? 10);
+  const games = parseExport(readFileSync(FIXTURE, 'utf8'))
+    .map((g) => replaySan(g.moves.split(' ').filter(Boolean), START_FEN)!.map((p) => p.uci))
+    .sort((a, b) => b.length - a.length);
+  const dir = mkdtempSync(join(tmpdir(), 'cfp-bench-worker-load-'));
+  const load: string[] = [`load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`];
+  const tables: BenchTable[] = [];
+  try {
+    const pToken = lastLine(await cliRun(['demo', '--data-dir', dir, '--games', '500', '--seed', '7']));
+    const store = openStore(storeFile(dir));
+    const q = createUser(store, systemClock, { displayName: 'Q', email: 'q@example.test' });
+    const qKey = issueWorkerKey(store, systemClock, q.id, 'q-box').key;
+    const jobFor = (moves: string[], id: string) =>
+      insertReviewJob(store, systemClock, { userId: q.id, subjectKind: 'study', subjectId: id, movesKey: movesKey(START_FEN, moves), startFen: START_FEN, movesUci: moves, priority: REVIEW_PRIORITY.request });
+    const serve = await serveForWorkers(dir, {});
+    const fishnet = (path: string, body?: unknown) =>
+      fetch(`${serve.url}/fishnet${path}`, { method: 'POST', headers: { authorization: `Bearer ${qKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    try {
+      const rows: BenchTable['rows'] = [];
+      // The machine's own noise: the probe alone, with no submission, for a few seconds (on a shared, loaded machine a
+      // request can wait for a core whatever the server does).
+      for (let k = 0; k < 2; k++) {
+        const idle = healthProbe(serve.url);
+        await new Promise((r) => setTimeout(r, 3000));
+        const quietProbe = await idle.stop();
+        rows.push([`no submission (the probe alone, 3 s)`, 0, '—', 3000, quietProbe.max, quietProbe.count]);
+      }
+      for (const [i, moves] of games.slice(0, 2).entries()) {
+        for (const refused of [false, true]) {
+          jobFor(moves, `worst-${i}-${refused}`);
+          const work = (await (await fishnet('/acquire')).json()) as { work: { id: string } };
+          const body = worstSubmission(moves, refused);
+          const text = JSON.stringify(body);
+          const probe = healthProbe(serve.url);
+          const t = performance.now();
+          const res = await fishnet(`/analysis/${work.work.id}?stop=true`, body);
+          const ms = performance.now() - t;
+          await res.body?.cancel();
+          const longest = await probe.stop();
+          rows.push([`${moves.length} plies, every PV ${MAX_PV_PLIES} plies${refused ? ', last entry refused' : ''}`, Math.round(text.length / 1024), res.status, ms, longest.max, longest.count]);
+          // The refused job (back in the queue) is dropped, and the key's refusals forgotten, so the next row measures its own submission.
+          store.sqlite.prepare("DELETE FROM review_jobs WHERE user_id = ? AND status = 'queued'").run(q.id);
+          store.sqlite.prepare('UPDATE worker_keys SET failures = 0, failed_at = NULL WHERE user_id = ?').run(q.id);
+        }
+      }
+      tables.push({
+        title: 'A review worker’s worst legal submission (issue 44 item 1): the longest /health answer while the server judges it',
+        columns: ['submission', 'KiB', 'status', 'answered in ms', 'longest /health ms', '/health answers'],
+        rows,
+        notes: ['Goal: the longest /health answer ≤ 50 ms (the event loop is never held longer). Before issue 44 a 28-position submission of 4,000-character PVs held it 13.4 s.', ...load],
+      });
+
+      // P's list_games, quiet, then while Q's key fails submissions in a loop.
+      const listGames = async (ms: number) => {
+        const times: number[] = [];
+        const end = performance.now() + ms;
+        while (performance.now() < end) {
+          const t = performance.now();
+          const r = await fetch(`${serve.url}/api/v1/me/games?page=1`, { headers: { authorization: `Bearer ${pToken}` } });
+          await r.arrayBuffer();
+          if (r.status !== 200) throw new Error(`list_games answered ${r.status}`);
+          times.push(performance.now() - t);
+        }
+        return times.sort((a, b) => a - b);
+      };
+      const quiet = await listGames(seconds * 1000);
+      jobFor(games[0], 'loop');
+      let stop = false;
+      const counts = { submissions: 0, refused: 0, throttled: 0, other: 0 };
+      const attacker = (async () => {
+        const bad = worstSubmission(games[0], true);
+        let id = '';
+        while (!stop) {
+          const a = await fishnet('/acquire');
+          if (a.status === 202) id = ((await a.json()) as { work: { id: string } }).work.id;
+          else {
+            await a.body?.cancel();
+            if (a.status === 429) counts.throttled += 1;
+          }
+          // Submitted whatever acquire said: a key that ignores Retry-After still only meets a 404 or a 400.
+          const s = await fishnet(`/analysis/${id || 'none'}`, bad);
+          await s.body?.cancel();
+          counts.submissions += 1;
+          if (s.status === 400) counts.refused += 1;
+          else if (s.status !== 404) counts.other += 1;
+        }
+      })();
+      const busy = await listGames(seconds * 1000);
+      stop = true;
+      await attacker;
+      const row = (name: string, t: number[]) => [name, t.length, percentile(t, 50), percentile(t, 99), t[t.length - 1]];
+      tables.push({
+        title: 'Another owner’s list_games while a worker key fails submissions in a loop (issue 44 item 1)',
+        columns: ['while', 'reads', 'p50 ms', 'p99 ms', 'max ms'],
+        rows: [row('quiet', quiet), row(`Q's key looping (${counts.submissions} submissions: ${counts.refused} refused 400, ${counts.throttled} acquires answered 429, ${counts.other} other)`, busy)],
+        notes: [`${seconds} s each, one read after another. Each of Q's submissions is the worst refused one above.`, `load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`],
+      });
+    } finally {
+      await stopChild(serve.child);
+      store.close();
+    }
+    if (process.env.CFP_BENCH_SLOW_GAME !== '0') tables.push(await slowGame(dir, games));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return tables;
+}
+
+/** Times each /health answer, one request after another, until stopped: the longest is the event loop's longest hold. */
+function healthProbe(url: string) {
+  let running = true;
+  let max = 0;
+  let count = 0;
+  const loop = (async () => {
+    while (running) {
+      const t = performance.now();
+      const r = await fetch(`${url}/health`);
+      await r.arrayBuffer();
+      max = Math.max(max, performance.now() - t);
+      count += 1;
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { max, count };
+    },
+  };
+}
+
+/**
+ * The costliest legal analysis of a game: every position's PV as long as Stockfish can print (MAX_PLY moves), made of
+ * a reversible four-ply cycle (a piece of the side to move out and back, one of the other side's likewise: issue 44's
+ * `g1f3 g8f6 f3g1 f6g8`), legal however often repeated since each cycle returns the pieces where they were; cp 0, depth
+ * 30. A position with no such cycle gets its first legal move alone. Refused: the last entry given `{"mate": 0}` on a
+ * position that is not mate, which the server finds only after checking everything before it.
+ */
+export function worstSubmission(moves: readonly string[], refused: boolean) {
+  const game = new Chess();
+  const analysis: unknown[] = [];
+  for (let i = 0; i <= moves.length; i++) {
+    const options = game.moves({ verbose: true });
+    const cycle = reversibleCycle(game.fen());
+    const pv = cycle ? Array.from({ length: MAX_PV_PLIES }, (_, k) => cycle[k % 4]) : options.slice(0, 1).map((m) => m.from + m.to + (m.promotion ?? ''));
+    analysis.push(pv.length ? { pv: pv.join(' '), depth: 30, score: { cp: 0 }, nodes: 900_000, time: 1_000 } : { depth: 0, score: game.isCheckmate() ? { mate: 0 } : { cp: 0 } });
+    if (i < moves.length) game.move({ from: moves[i].slice(0, 2), to: moves[i].slice(2, 4), promotion: moves[i][4] });
+  }
+  if (refused) analysis[analysis.length - 1] = { pv: (analysis.at(-1) as { pv?: string }).pv, depth: 30, score: { mate: 0 } };
+  return { stockfish: { flavor: 'nnue' }, analysis };
+}
+
+/** Four UCI moves that leave the placement as it was (out and back for each side), or null. */
+function reversibleCycle(fen: string): string[] | null {
+  const quiet = (c: Chess) => c.moves({ verbose: true }).filter((m) => m.piece !== 'p' && !m.captured && !m.san.startsWith('O-O'));
+  const board = new Chess(fen);
+  const placement = fen.split(' ')[0];
+  for (const a of quiet(board)) {
+    const afterA = new Chess(fen);
+    afterA.move(a);
+    for (const b of quiet(afterA)) {
+      const c = new Chess(afterA.fen());
+      c.move(b);
+      try {
+        c.move({ from: a.to, to: a.from });
+        c.move({ from: b.to, to: b.from });
+      } catch {
+        continue;
+      }
+      if (c.fen().split(' ')[0] === placement) return [a.from + a.to, b.from + b.to, a.to + a.from, b.to + b.from];
+    }
+  }
+  return null;
+}
+
+/** Issue 44 item 3: the 107-ply game reviewed by one `chess-footprint worker` under CFP_WORKER_TIMEOUT_MS=2000. */
+async function slowGame(base: string, games: string[][]): Promise<BenchTable> {
+  const engine = process.env.CFP_BENCH_WORKER_ENGINE ?? '/usr/games/stockfish';
+  const moves = games.find((g) => g.length >= 107)!.slice(0, 107);
+  const dir = join(base, 'slow');
+  const ownerToken = lastLine(await cliRun(['init', '--name', 'S', '--email', 's@example.test', '--data-dir', dir]));
+  void ownerToken;
+  const store = openStore(storeFile(dir));
+  const owner = store.sqlite.prepare('SELECT id FROM users LIMIT 1').get() as { id: string };
+  const key = issueWorkerKey(store, systemClock, owner.id, 'slow-box').key;
+  const job = insertReviewJob(store, systemClock, { userId: owner.id, subjectKind: 'study', subjectId: 'slow', movesKey: movesKey(START_FEN, moves), startFen: START_FEN, movesUci: moves });
+  const serve = await serveForWorkers(dir, { CFP_WORKER_TIMEOUT_MS: '2000' });
+  const lines: string[] = [];
+  const started = performance.now();
+  const loadBefore = loadavg()[0];
+  const worker = startWorker(serve.url, key, { engines: 1, engine, log: (l) => lines.push(l) });
+  try {
+    const end = Date.now() + 3600_000;
+    while (!engineOutput(store, owner.id, job.movesKey)) {
+      if (Date.now() > end) throw new Error('the 107-ply game was not stored within an hour');
+      if (worker.exitCode !== null) throw new Error(`the worker exited: ${lines.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const secs = (performance.now() - started) / 1000;
+    const jobLines = lines.filter((l) => /^job /.test(l) && !/positions \(\d+%\)/.test(l));
+    return {
+      title: 'A slow machine’s game completes (issue 44 item 3): the 107-ply game, CFP_WORKER_TIMEOUT_MS=2000, one `chess-footprint worker`',
+      columns: ['engine', 'positions', 'nodes asked', 'wall s', 's per position', 'jobs started', 'refused'],
+      rows: [[engine, moves.length + 1, 1_000_000, secs, secs / (moves.length + 1), jobLines.length, jobLines.filter((l) => /refused|no longer this worker/.test(l)).length]],
+      notes: [`load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores shared with other work).`, ...jobLines.slice(0, 3)],
+    };
+  } finally {
+    await stopChild(worker);
+    await stopChild(serve.child);
+    store.close();
+  }
+}
