@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { dereference, validate } from '@readme/openapi-parser';
 import { isAbsolute } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueSignInCode, SIGN_IN_CODE_TTL_MS } from '../../src/auth/sessions.js';
@@ -244,6 +245,20 @@ describe('the opening tree for the dashboard', () => {
 });
 
 describe('documents and pages', () => {
+  test('the served OpenAPI document passes a real validator with every $ref resolved (issue 45 item 14)', async () => {
+    const doc = (await rest(server.url, '/openapi.json')).body;
+    // validate() resolves every internal reference; a `#/$defs/…` pointer (the document has no root $defs) fails it.
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify((result as { errors?: unknown }).errors ?? null).slice(0, 2000)).toBe(true);
+    await expect(dereference(structuredClone(doc))).resolves.toBeTruthy();
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"#/$defs/');
+    expect(text).not.toContain('"$defs"');
+    // The shapes the peers route shares are components of their own, and its result points at them.
+    expect(doc.components.schemas.PeerFigure).toMatchObject({ type: 'object' });
+    expect(JSON.stringify(doc.components.schemas.SettingsOpeningPeersResult)).toContain('"#/components/schemas/PeerFigure"');
+  });
+
   test('the OpenAPI document lists the settings routes under their own tag; MCP still has the 29 tools', async () => {
     const doc = (await rest(server.url, '/openapi.json')).body;
     const settings = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v1/settings'));
