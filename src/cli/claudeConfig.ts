@@ -14,6 +14,21 @@ export function claudeDesktopConfigPath(platform: NodeJS.Platform = process.plat
 }
 
 /**
+ * The token this server's entry in a Claude Desktop configuration file carries, if the file is there
+ * and holds one; null otherwise (a missing or unreadable file is not an error here: the caller then
+ * has no token to reuse, nothing more).
+ */
+export function tokenInClaudeConfig(file: string): string | null {
+  try {
+    const config = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers?: Record<string, { env?: { CFP_TOKEN?: unknown } }> };
+    const token = config?.mcpServers?.[SERVER_NAME]?.env?.CFP_TOKEN;
+    return typeof token === 'string' ? token : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Puts this server into the configuration file, keeping every other key and server. The previous
  * file is copied to `<file>.bak-<timestamp>` first; the new one is written whole (temp file and
  * rename), mode 0600 since it holds the token. A file that is not JSON is left alone.

@@ -5,8 +5,8 @@ import { packageRoot } from '../../paths.js';
 export const SERVER_NAME = 'chess-footprint';
 
 /**
- * The name of the token an agent's entry carries: the one `claude-config` issues (issuing again revokes
- * the previous one) and the one the printed placeholder tells the player to create, so both name one token.
+ * The name of the token an agent's entry carries: the one `claude-config` issues (only `--rotate` revokes
+ * the previous ones) and the one the printed placeholder tells the player to create, so both name one token.
  */
 export const CLAUDE_TOKEN_NAME = 'claude-desktop';
 
