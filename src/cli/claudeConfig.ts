@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError } from './errors.js';
 
-export { SERVER_NAME, CLAUDE_TOKEN_NAME, tokenPlaceholder, cliCommand, mcpServerEntry, claudeCodeCommand, claudeConfigJson, type McpServerEntry } from '../services/accounts/index.js';
+export { SERVER_NAME, CLAUDE_TOKEN_NAME, tokenPlaceholder, cliCommand, storeCommand, mcpServerEntry, claudeCodeCommand, claudeConfigJson, type McpServerEntry } from '../services/accounts/index.js';
 import { SERVER_NAME, type McpServerEntry } from '../services/accounts/index.js';
 
 /** Claude Desktop's configuration file on this platform (as Claude Desktop's documentation places it). */

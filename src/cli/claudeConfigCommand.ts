@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { issueToken, listTokens, replaceNamedToken, verifyToken } from '../auth/tokens.js';
 import type { AppDeps, User } from '../context.js';
-import { CLAUDE_TOKEN_NAME, claudeCodeCommand, claudeConfigJson, claudeDesktopConfigPath, mcpServerEntry, mergeIntoClaudeConfig, tokenInClaudeConfig } from './claudeConfig.js';
+import { CLAUDE_TOKEN_NAME, claudeCodeCommand, claudeConfigJson, claudeDesktopConfigPath, mcpServerEntry, mergeIntoClaudeConfig, storeCommand, tokenInClaudeConfig } from './claudeConfig.js';
 import { CliError, EXIT } from './errors.js';
 import { requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
@@ -48,7 +48,7 @@ function chooseToken(deps: AppDeps, user: User, opts: ClaudeConfigOptions, file:
   return {
     token: issued.token,
     note: live.length
-      ? `issued a new token named ${CLAUDE_TOKEN_NAME} for ${user.email}; the ${live.length === 1 ? 'earlier one stays' : `${live.length} earlier ones stay`} live (\`token list\` and \`token revoke ID\` once nothing uses ${live.length === 1 ? 'it' : 'them'}, or --rotate next time)`
+      ? `issued a new token named ${CLAUDE_TOKEN_NAME} for ${user.email}; the ${live.length === 1 ? 'earlier one stays' : `${live.length} earlier ones stay`} live (\`${storeCommand(deps.config.dataDir, 'token list')}\` and \`token revoke ID\` once nothing uses ${live.length === 1 ? 'it' : 'them'}, or --rotate next time)`
       : `issued a token named ${CLAUDE_TOKEN_NAME} for ${user.email} (nothing revoked)`,
   };
 }

@@ -49,7 +49,7 @@ describe('sync CLI', () => {
     server.route('/v2/new/api.php', (_q, res) => void res.writeHead(200).end('{"games": "not a list"}'));
     await run('connect', 'siteB', 'RookRanger42');
     await run('connect', 'fed', '998877C');
-    expect(out).toEqual([`connected lichess RookRanger42; run \`${cliCommand()} sync\` to fetch the games`, `connected ECF 998877C; run \`${cliCommand()} sync\` to fetch the games`]);
+    expect(out).toEqual([`connected lichess RookRanger42; run \`${cliCommand()} sync --data-dir ${dir}\` to fetch the games`, `connected ECF 998877C; run \`${cliCommand()} sync --data-dir ${dir}\` to fetch the games`]);
     out.length = 0;
     await run('sync');
     expect(out.join('\n')).toContain('lichess (RookRanger42): ok: fetched 5, stored 5, skipped 0');
