@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type * as C from '../src/chess/types.js';
 import { CLASSIFICATIONS, COLOURS, CONCEPT_IDS, EVALUATION_TYPES, MOMENT_SOURCES, PHASES, PLY_JUDGMENTS, SEVERITIES } from '../src/chess/types.js';
 import { declaredAs } from './declared.js';
+import { CONCEPT_RULES } from '../src/chess/concepts.js';
+import { CONVENTION_RULES } from '../src/chess/evaluation.js';
 
 export { CONCEPT_IDS, SEVERITIES };
 
@@ -131,9 +133,9 @@ export const Conventions = z.object({
   capCentipawns: z.literal(500).describe('Clamp applied to evaluations before computing losses and swings'),
   notes: z
     .object({
-      evalFrame: z.string().describe('How to read the frames'),
-      capCentipawns: z.string().describe('What the cap does'),
-      lossReconciles: z.string().describe('When centipawnLoss differs from the mover-frame difference'),
+      evalFrame: z.string().describe(`How to read the frames. In full: ${CONVENTION_RULES.evalFrame}`),
+      capCentipawns: z.string().describe(`What the cap does. In full: ${CONVENTION_RULES.capCentipawns}`),
+      lossReconciles: z.string().describe(`When centipawnLoss differs from the mover-frame difference. In full: ${CONVENTION_RULES.lossReconciles}`),
     })
     .describe('Explanations of the conventions, for an agent to quote'),
 });
@@ -151,7 +153,7 @@ export const Availability = z.object({
       version: z.literal('v1').describe('Detector set version'),
     })
     .describe('The concept detectors behind the concepts lists'),
-  notes: z.object({ concepts: z.string().describe('What each detector looks for') }).describe('Explanations for an agent'),
+  notes: z.object({ concepts: z.string().describe(`What each detector looks for. In full: ${CONCEPT_RULES}`) }).describe('Explanations for an agent'),
 });
 
 export const TimeControl = z.object({
@@ -307,7 +309,7 @@ export const WeaknessBucket = z.object({
   games: z.number().int().describe('Reviewed games contributing moves to the bucket'),
   moves: z.number().int().describe("The owner's non-book moves in the bucket"),
   errors: z.number().int().describe('Of those, errors (mistake, miss or blunder)'),
-  errorRate: z.number().describe('errors / moves (0-1)'),
+  errorRate: z.number().describe('errors / moves (0-1). Three decimals.'),
   excessErrors: z.number().describe('errors − overallErrorRate × moves: errors beyond what the owner’s overall rate predicts'),
 });
 
@@ -318,7 +320,7 @@ export const WeaknessProfile = z
     reviewedGames: z.number().int().describe('Reviewed games of the owner in the window'),
     moves: z.number().int().describe("The owner's non-book moves in those games"),
     errors: z.number().int().describe('Of those, errors'),
-    overallErrorRate: z.number().describe('errors / moves over the whole window (0 when no moves)'),
+    overallErrorRate: z.number().describe('errors / moves over the whole window (0 when no moves). Three decimals.'),
     definitions: z
       .object({
         error: z.string().describe('What counts as an error'),
