@@ -68,7 +68,7 @@ describe('sync CLI', () => {
     await run('import', join(FIXTURES, 'pgn/lichess_with_broken.pgn'), '--as', 'RookRanger42');
     out = out.join('\n').split('\n');
     expect(out[0]).toBe('6 games read: 5 imported, 0 duplicates skipped, 0 linked to ECF results, 1 not imported');
-    expect(out[1]).toBe('  game 3 (RookRanger42 - Careless, Carl, 2025.03.05): move 9 (Ke3) is not legal in that position');
+    expect(out[1]).toBe('  game 3 (RookRanger42 - Careless, Carl, 2025.03.05): 5.Ke3 is not legal in that position');
     out.length = 0;
     const pgn = join(dir, 'one.pgn');
     writeFileSync(pgn, fixture('pgn/manual_import_otb.pgn').split('\n\n[Event')[0]);

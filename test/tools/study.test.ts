@@ -120,7 +120,7 @@ describe('upload_study_game', () => {
     ['illegal', '1. e4 e5 2. Ke3 *', /^unparseable PGN \(illegal move\)/],
     // Black's king on e8 faces the rook on e2 with White to move: Black, not to move, is in check.
     ['side-not-to-move-in-check', '[FEN "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. Ra2 *', /^illegal position: .*the side not to move \(Black\) is in check/],
-    ['null-move', '1. e4 -- 2. d4 *', /^null move: move 2 \(--\) is a null move/],
+    ['null-move', '1. e4 -- 2. d4 *', /^null move: 1…-- is a null move/],
   ])('a %s PGN is refused with 400 saying which, and nothing is stored', async (_, pgn, message) => {
     const { token } = app.addUser();
     const res = await app.call(uploadStudyGame, { pgn }, token);
