@@ -18,6 +18,7 @@ import { storePgn } from '../games/index.js';
 import { requestReview } from '../review/index.js';
 
 export const STUDY_NOT_FOUND = 'no owned study game with that id; call list_study_games for ids';
+export const STUDY_ALREADY_GONE = 'nothing to delete: no study game of yours has this id (deleted already, or the id is wrong; list_study_games gives the ids)';
 
 type StudyRow = typeof studyGames.$inferSelect;
 
@@ -220,13 +221,21 @@ export async function requestStudyAnalysis(
 /**
  * Removes an owned study row and (by cascade) its notes in one transaction. The owner's review of its
  * moves (their `analyses` row) and the content-addressed PGN text stay: other rows may point at them.
+ * Idempotent, as the tool is declared (issue 45): an id with no row of the owner's (deleted already,
+ * or never theirs: the same answer, so another owner's id tells nothing) answers deleted: false and
+ * changes nothing.
  */
 export function deleteStudyGame(ctx: PersonalCtx, id: string): z.input<typeof DeleteStudyResult> {
   return inTransaction(ctx.store, () => {
-    const row = ownedStudyGame(ctx, id);
+    const row = ctx.store.db
+      .select({ id: studyGames.id })
+      .from(studyGames)
+      .where(and(eq(studyGames.id, id), eq(studyGames.userId, ctx.user.id)))
+      .get();
+    if (!row) return { deleted: false, id, notesDeleted: 0, note: STUDY_ALREADY_GONE };
     const notesDeleted = ctx.store.db.select({ n: count() }).from(studyNotes).where(eq(studyNotes.studyGameId, row.id)).get()!.n;
     ctx.store.db.delete(studyGames).where(and(eq(studyGames.id, row.id), eq(studyGames.userId, ctx.user.id))).run();
-    return { deleted: true as const, id: row.id, notesDeleted };
+    return { deleted: true, id: row.id, notesDeleted, note: `deleted, with its ${notesDeleted} per-ply note${notesDeleted === 1 ? '' : 's'}` };
   });
 }
 
