@@ -309,7 +309,7 @@ export const WeaknessBucket = z.object({
   games: z.number().int().describe('Reviewed games contributing moves to the bucket'),
   moves: z.number().int().describe("The owner's non-book moves in the bucket"),
   errors: z.number().int().describe('Of those, errors (mistake, miss or blunder)'),
-  errorRate: z.number().describe('errors / moves (0-1). Three decimals.'),
+  errorRate: z.number().describe('errors / moves (0-1)'),
   excessErrors: z.number().describe('errors − overallErrorRate × moves: errors beyond what the owner’s overall rate predicts'),
 });
 
@@ -320,7 +320,7 @@ export const WeaknessProfile = z
     reviewedGames: z.number().int().describe('Reviewed games of the owner in the window'),
     moves: z.number().int().describe("The owner's non-book moves in those games"),
     errors: z.number().int().describe('Of those, errors'),
-    overallErrorRate: z.number().describe('errors / moves over the whole window (0 when no moves). Three decimals.'),
+    overallErrorRate: z.number().describe('errors / moves over the whole window (0 when no moves)'),
     definitions: z
       .object({
         error: z.string().describe('What counts as an error'),

@@ -146,9 +146,8 @@ export const PositionList = z
 
 export const RemovePositionResult = z
   .object({
-    removed: z.boolean().describe('true: the position and its quiz history were removed by this call; false: no saved position of the owner has this id (removed already, or a wrong id), nothing changed'),
+    removed: z.boolean().describe('false: nothing of yours had this id; nothing changed'),
     id: z.string().describe('The position id sent'),
-    note: z.string().describe('What happened, in words'),
   })
   .describe('Removal outcome; log entries that named it are kept');
 

@@ -70,10 +70,9 @@ export const StudyList = z
 
 export const DeleteStudyResult = z
   .object({
-    deleted: z.boolean().describe('true: the row and its notes were deleted by this call; false: no study game of the owner has this id (deleted already, or a wrong id), nothing changed'),
+    deleted: z.boolean().describe('false: nothing of yours had this id; nothing changed'),
     id: z.string().describe('The study game id sent'),
     notesDeleted: z.number().int().describe('Per-ply notes removed with it (0 when deleted is false)'),
-    note: z.string().describe('What happened, in words'),
   })
   .describe('Deletion outcome; the shared engine analysis and PGN text are kept');
 

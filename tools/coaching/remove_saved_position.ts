@@ -6,7 +6,7 @@ export const removeSavedPosition = defineTool({
   name: 'remove_saved_position',
   title: 'Remove a saved position',
   description:
-    "Delete one owned saved position by its exact id from list_saved_positions. Idempotent: an id with no saved position of yours (removed already) answers removed: false and changes nothing.",
+    "Delete one owned saved position by its exact id from list_saved_positions. A repeat answers removed: false.",
   access: 'personal',
   family: 'coachingWrite',
   rest: { method: 'DELETE', path: '/api/v1/me/coaching/positions/{id}' },

@@ -9,10 +9,10 @@ const Result = z.enum(['win', 'draw', 'loss']).describe('The result from your si
 const CalculateEcfRatingChangeOutput = z
   .object({
     currentRating: z.number().int().describe('The rating you sent (R0)'),
-    change: z.number().describe('k × (score − expectedScore). Two decimals; newRating is worked out from the exact figure.'),
+    change: z.number().describe('k × (score − expectedScore), two decimals'),
     newRating: z.number().int().describe('currentRating + change, rounded to the nearest whole number (halves up)'),
-    k: z.number().describe('The K used: the base K, lowered to kMax when the monthly cap bites. Two decimals.'),
-    kMax: z.number().describe('700 / gamesInMonth: the largest K the month allows. Two decimals.'),
+    k: z.number().describe('The K used: the base K, lowered to kMax when the monthly cap bites'),
+    kMax: z.number().describe('700 / gamesInMonth: the largest K the month allows'),
     monthlyCapApplied: z.boolean().describe('True when kMax was below the base K and so became K'),
     baseK: z.number().int().describe('20, or 40 for a junior (under 18) whose month is a gain, before the monthly cap'),
     isJunior: z.boolean().describe('True when age was sent and is under 18'),
@@ -26,7 +26,7 @@ const CalculateEcfRatingChangeOutput = z
           result: Result,
           difference: z.number().int().describe('Opponent rating − your rating, limited to ±400'),
           expectedScore: z.number().describe('Your expected score for this game from FIDE table 8.1(b)'),
-          contribution: z.number().describe('k × (result − expectedScore): this game’s share of the change. Two decimals.'),
+          contribution: z.number().describe('k × (result − expectedScore): this game’s share of the change'),
         }),
       )
       .describe('One row per game, in the order sent'),

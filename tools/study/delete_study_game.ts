@@ -6,7 +6,7 @@ import { defineTool } from '../defineTool.js';
 export const deleteStudyGame = defineTool({
   name: 'delete_study_game',
   title: 'Delete a study game',
-  description: say`Remove one owned study game and its per-ply notes, by the exact id from list_study_games. Irreversible. The shared engine analysis of those moves and your played games are never touched. Idempotent: an id with no study game of yours (deleted already) answers deleted: false and changes nothing.`,
+  description: say`Remove one owned study game and its per-ply notes, by the exact id from list_study_games. Irreversible. The shared engine analysis of those moves and your played games are never touched. A repeat answers deleted: false.`,
   access: 'personal',
   family: 'personal',
   rest: { method: 'DELETE', path: '/api/v1/me/study/{id}' },

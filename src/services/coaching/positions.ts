@@ -20,7 +20,6 @@ import { ownedFocus } from './focus.js';
 import { memoByOwner } from '../common/index.js';
 
 export const POSITION_NOT_FOUND = 'no owned saved position with that id; call list_saved_positions for ids';
-export const POSITION_ALREADY_GONE = 'nothing to remove: no saved position of yours has this id (removed already, or the id is wrong; list_saved_positions gives the ids)';
 export const SOURCE_GAME_NOT_FOUND = 'no owned game or study game with that id; call list_games or list_study_games for ids';
 
 type PositionRow = typeof savedPositions.$inferSelect;
@@ -215,7 +214,7 @@ export function removeSavedPosition(ctx: PersonalCtx, id: string) {
       .where(and(eq(savedPositions.id, id), eq(savedPositions.userId, ctx.user.id)))
       .run();
     // Idempotent, as the tool is declared (issue 45): a second removal (or an id never the owner's: the same answer) changes nothing.
-    if (res.changes === 0) return { removed: false, id, note: POSITION_ALREADY_GONE };
-    return { removed: true, id, note: 'removed, with its quiz history; log entries that named it are kept' };
+    if (res.changes === 0) return { removed: false, id };
+    return { removed: true, id };
   });
 }

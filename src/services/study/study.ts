@@ -18,7 +18,6 @@ import { storePgn } from '../games/index.js';
 import { requestReview } from '../review/index.js';
 
 export const STUDY_NOT_FOUND = 'no owned study game with that id; call list_study_games for ids';
-export const STUDY_ALREADY_GONE = 'nothing to delete: no study game of yours has this id (deleted already, or the id is wrong; list_study_games gives the ids)';
 
 type StudyRow = typeof studyGames.$inferSelect;
 
@@ -232,10 +231,10 @@ export function deleteStudyGame(ctx: PersonalCtx, id: string): z.input<typeof De
       .from(studyGames)
       .where(and(eq(studyGames.id, id), eq(studyGames.userId, ctx.user.id)))
       .get();
-    if (!row) return { deleted: false, id, notesDeleted: 0, note: STUDY_ALREADY_GONE };
+    if (!row) return { deleted: false, id, notesDeleted: 0 };
     const notesDeleted = ctx.store.db.select({ n: count() }).from(studyNotes).where(eq(studyNotes.studyGameId, row.id)).get()!.n;
     ctx.store.db.delete(studyGames).where(and(eq(studyGames.id, row.id), eq(studyGames.userId, ctx.user.id))).run();
-    return { deleted: true, id: row.id, notesDeleted, note: `deleted, with its ${notesDeleted} per-ply note${notesDeleted === 1 ? '' : 's'}` };
+    return { deleted: true, id: row.id, notesDeleted };
   });
 }
 
