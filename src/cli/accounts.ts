@@ -3,7 +3,7 @@ import { issueToken, listTokens, revokeToken } from '../auth/tokens.js';
 import { createUser, ownerOrNamed, storeCommand } from '../services/accounts/index.js';
 import { publicBaseUrl } from '../services/common/index.js';
 import { claudeDesktopLines } from './banner.js';
-import { signInLink } from './signInLink.js';
+import { signInLink, signInLinkNote } from './signInLink.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 import { EXIT } from './errors.js';
 
@@ -28,7 +28,7 @@ export function registerAccountCommands(program: Command): void {
       const { token } = issueToken(deps.store, deps.clock, user.id, 'init');
       console.error(`created the owner account ${user.email} in ${deps.config.dataDir}; connect sources with \`${storeCommand(deps.config.dataDir, 'connect siteA|siteB|fed ID')}\`, then \`${storeCommand(deps.config.dataDir, 'sync')}\``);
       console.error(claudeDesktopLines(token, deps.config.dataDir).join('\n'));
-      console.log(`dashboard: ${signInLink(deps, publicBaseUrl(deps.config), user.id)}   (one-time sign-in link, valid 10 minutes, once \`${storeCommand(deps.config.dataDir, 'serve')}\` runs)`);
+      console.log(`dashboard: ${signInLink(deps, publicBaseUrl(deps.config), user.id)}   (works once \`${storeCommand(deps.config.dataDir, 'serve')}\` runs; ${signInLinkNote(deps.config.dataDir)})`);
       console.log(token);
     }, 'create');
   });

@@ -1,4 +1,5 @@
 import { claudeCodeCommand, claudeConfigJson, cliCommand, mcpServerEntry, storeCommand } from './claudeConfig.js';
+import { signInLinkNote } from './signInLink.js';
 
 export { cliCommand };
 
@@ -30,7 +31,7 @@ export function serveBanner(opts: { url: string; dataDir: string; token: string 
     `MCP server: ${url}/api/mcp`,
     `health:     ${url}/health`,
     `data:       ${dataDir}`,
-    ...(signIn ? [`dashboard:  ${signIn}   (one-time sign-in link, valid 10 minutes)`] : []),
+    ...(signIn ? [`dashboard:  ${signIn}   (${signInLinkNote(dataDir)})`] : []),
     ...tokenLines(token, dataDir),
     ...claudeDesktopLines(token, dataDir),
   ].join('\n');

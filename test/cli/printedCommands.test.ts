@@ -141,6 +141,14 @@ describe('printed commands work as printed on their store', { timeout: 300_000 }
       const another = await run(fill(find(banner, 'token', 'create', '--name', 'NAME'), 'NAME', 'phone'));
       expect(another.stdout.trim()).toMatch(/^cfp_/);
       find(banner, 'claude-config', '--write');
+      // The banner's link note names the command that prints another link (issue 45 item 4); it points at this server.
+      const url = /listening on (\S+)/.exec(banner)![1];
+      const link = await run(find(banner, 'sign-in-link'));
+      expect(link.code, link.stderr).toBe(0);
+      const code = new URL(link.stdout.trim()).searchParams.get('code');
+      expect(link.stdout.trim()).toBe(`${url}/?code=${code}`);
+      const session = await fetch(`${url}/api/v1/settings/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: url }, body: JSON.stringify({ code }) });
+      expect(session.status).toBe(200);
     } finally {
       served.child.kill('SIGTERM');
       await new Promise((r) => served.child.once('exit', r));

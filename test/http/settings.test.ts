@@ -58,7 +58,16 @@ describe('sign-in', () => {
   test('a code expires after ten minutes', async () => {
     const code = issueSignInCode(app.deps.store, app.deps.clock, alice.user.id);
     app.clock.advance(SIGN_IN_CODE_TTL_MS + 1);
-    expect((await signIn(code)).status).toBe(401);
+    const expired = await signIn(code);
+    expect(expired.status).toBe(401);
+    // The sign-in page shows this as text: the command in words, no backticks (issue 45 item 4).
+    expect(expired.body.error).toBe(
+      'That sign-in link has expired or was used already: a link works once, for 10 minutes. For a new one, run the sign-in-link command of chess-footprint on the machine that runs this server (with its --data-dir), or paste a token.',
+    );
+    const badToken = await rest(server.url, '/api/v1/settings/session', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: server.url }, body: JSON.stringify({ token: `cfp_${'z'.repeat(43)}` }) });
+    expect(badToken.status).toBe(401);
+    expect(badToken.body.error).toMatch(/^That token is not valid/);
+    for (const e of [expired.body.error, badToken.body.error]) expect(e).not.toContain('`');
   });
 
   test('a token signs in too; malformed input answers 400 and nothing is opened', async () => {
