@@ -5,12 +5,12 @@ import { connectSource } from '../services/sync/index.js';
 import { addManualGame, importPgnFile, type ImportReport } from '../services/games/index.js';
 import { listConnections, SOURCE_NAMES, syncConnection, type SourceProvider, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
 import { storeCommand } from '../services/accounts/index.js';
+import { providerNamed, SYNCED_PROVIDERS } from '../../schemas/common.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
-const SOURCE_ALIASES: Record<string, SourceProvider> = { siteA: 'siteA', chesscom: 'siteA', 'chess.com': 'siteA', siteB: 'siteB', lichess: 'siteB', fed: 'fed', ecf: 'fed' };
-
+/** A source as the tools take it too (schemas/common.ts): siteA, siteB, fed or the sites' names, any case. */
 function sourceOf(raw: string): SourceProvider {
-  const p = SOURCE_ALIASES[raw] ?? SOURCE_ALIASES[raw.toLowerCase()];
+  const p = providerNamed(SYNCED_PROVIDERS, raw);
   if (!p) fail(`unknown source "${raw}": use siteA (chess.com), siteB (lichess) or fed (ECF)`);
   return p;
 }
