@@ -146,7 +146,7 @@ export const PositionList = z
 
 export const RemovePositionResult = z
   .object({
-    removed: z.boolean().describe('false: nothing of yours had this id; nothing changed'),
+    removed: z.boolean().describe('false: nothing of yours had this id'),
     id: z.string().describe('The position id sent'),
   })
   .describe('Removal outcome; log entries that named it are kept');
