@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { Insights } from './insights.js';
 import { AtYourLevel } from './peers.js';
-import { Colour, csvOf, Range, STAT_TIME_CLASSES, StatTimeClass, SYNCED_PROVIDERS, SyncedProvider } from './common.js';
+import { Colour, csvOf, providersCsv, Range, STAT_TIME_CLASSES, StatTimeClass, SYNCED_PROVIDERS, SyncedProvider } from './common.js';
 
 export const StatsInput = z.object({
   range: Range.default('1y').describe('Window: 30d, 90d, 1y (default) or all'),
-  provider: csvOf(SYNCED_PROVIDERS, 'providers'),
+  provider: providersCsv(SYNCED_PROVIDERS),
   timeClass: csvOf(STAT_TIME_CLASSES, 'time classes'),
   opening: z.string().min(1).max(200).optional().describe('Opening-family prefix, case-insensitive (e.g. "Sicilian Defense")'),
 });
@@ -13,7 +13,7 @@ export type StatsInput = z.infer<typeof StatsInput>;
 
 export const RatingsInput = z.object({
   range: Range.default('1y').describe('Window: 30d, 90d, 1y (default) or all'),
-  provider: csvOf(SYNCED_PROVIDERS, 'providers'),
+  provider: providersCsv(SYNCED_PROVIDERS),
   timeClass: csvOf(STAT_TIME_CLASSES, 'time classes'),
 });
 export type RatingsInput = z.infer<typeof RatingsInput>;

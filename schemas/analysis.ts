@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type * as C from '../src/chess/types.js';
 import { CLASSIFICATIONS, COLOURS, CONCEPT_IDS, EVALUATION_TYPES, MOMENT_SOURCES, PHASES, PLY_JUDGMENTS, SEVERITIES } from '../src/chess/types.js';
 import { declaredAs } from './declared.js';
+import { CONCEPT_RULES } from '../src/chess/concepts.js';
+import { CONVENTION_RULES } from '../src/chess/evaluation.js';
 
 export { CONCEPT_IDS, SEVERITIES };
 
@@ -131,9 +133,9 @@ export const Conventions = z.object({
   capCentipawns: z.literal(500).describe('Clamp applied to evaluations before computing losses and swings'),
   notes: z
     .object({
-      evalFrame: z.string().describe('How to read the frames'),
-      capCentipawns: z.string().describe('What the cap does'),
-      lossReconciles: z.string().describe('When centipawnLoss differs from the mover-frame difference'),
+      evalFrame: z.string().describe(`How to read the frames. In full: ${CONVENTION_RULES.evalFrame}`),
+      capCentipawns: z.string().describe(`What the cap does. In full: ${CONVENTION_RULES.capCentipawns}`),
+      lossReconciles: z.string().describe(`When centipawnLoss differs from the mover-frame difference. In full: ${CONVENTION_RULES.lossReconciles}`),
     })
     .describe('Explanations of the conventions, for an agent to quote'),
 });
@@ -151,7 +153,7 @@ export const Availability = z.object({
       version: z.literal('v1').describe('Detector set version'),
     })
     .describe('The concept detectors behind the concepts lists'),
-  notes: z.object({ concepts: z.string().describe('What each detector looks for') }).describe('Explanations for an agent'),
+  notes: z.object({ concepts: z.string().describe(`What each detector looks for. In full: ${CONCEPT_RULES}`) }).describe('Explanations for an agent'),
 });
 
 export const TimeControl = z.object({

@@ -146,8 +146,8 @@ export const PositionList = z
 
 export const RemovePositionResult = z
   .object({
-    removed: z.literal(true).describe('Always true: the position and its quiz history are gone'),
-    id: z.string().describe('The removed position id'),
+    removed: z.boolean().describe('false: nothing of yours had this id'),
+    id: z.string().describe('The position id sent'),
   })
   .describe('Removal outcome; log entries that named it are kept');
 

@@ -55,6 +55,58 @@ export function csvOf<const T extends readonly [string, ...string[]]>(values: T,
     .describe(`Comma-separated ${what}: ${values.join(', ')}; omit for all`);
 }
 
+/**
+ * The sites' own names for the providers, accepted wherever a provider is taken (issue 45: the CLI's
+ * `connect` took "lichess" while the tools refused it); answers always say siteA, siteB, fed. Keys are
+ * lower case: the match ignores case.
+ */
+const PROVIDER_ALIASES: Readonly<Record<string, GameProvider>> = {
+  sitea: 'siteA',
+  'chess.com': 'siteA',
+  chesscom: 'siteA',
+  siteb: 'siteB',
+  lichess: 'siteB',
+  fed: 'fed',
+  ecf: 'fed',
+  manual: 'manual',
+  pgn: 'pgn',
+};
+
+/** The canonical provider among `values` a name stands for (any case, canonical or a site's name); null for none. */
+export function providerNamed<T extends GameProvider>(values: readonly T[], raw: string): T | null {
+  const p = Object.hasOwn(PROVIDER_ALIASES, raw.trim().toLowerCase()) ? PROVIDER_ALIASES[raw.trim().toLowerCase()] : undefined;
+  return p && (values as readonly string[]).includes(p) ? (p as T) : null;
+}
+
+/** One provider as an input takes it: canonical or a site's name, any case; the handler gets the canonical one. */
+export function providerInput<const T extends readonly [GameProvider, ...GameProvider[]]>(values: T) {
+  return z.string().transform((raw, ctx): T[number] => {
+    const p = providerNamed<T[number]>(values, raw);
+    if (!p) ctx.addIssue({ code: 'custom', message: `unknown provider "${raw}": use ${values.join(', ')} (chess.com, lichess and ecf are accepted too)` });
+    return p ?? (z.NEVER as T[number]);
+  });
+}
+
+/** A comma-separated provider list (`siteA,lichess`), as csvOf but taking the sites' names too; canonical, de-duplicated. */
+export function providersCsv<const T extends readonly [GameProvider, ...GameProvider[]]>(values: T) {
+  return z
+    .string()
+    .transform((s, ctx) => {
+      const out: T[number][] = [];
+      for (const raw of s.split(',')) {
+        const p = providerNamed<T[number]>(values, raw);
+        if (!p) {
+          ctx.addIssue({ code: 'custom', message: `unknown provider "${raw}": use comma-separated ${values.join(', ')} (chess.com, lichess and ecf are accepted too)` });
+          return z.NEVER;
+        }
+        if (!out.includes(p)) out.push(p);
+      }
+      return out;
+    })
+    .optional()
+    .describe(`Comma-separated providers: ${values.join(', ')} (or chess.com, lichess, ecf); omit for all`);
+}
+
 export const IsoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'expected a date as YYYY-MM-DD' })

@@ -7,6 +7,7 @@ import {
   COLOURS,
   csvOf,
   GAME_PROVIDERS,
+  providersCsv,
   GameProvider,
   GameResult,
   IsoDate,
@@ -97,7 +98,7 @@ export type GameDetail = z.infer<typeof GameDetail>;
 export const ListGamesInput = z.object({
   page: z.number().int().min(1).default(1).describe('Page number (50 games a page); a page past the last falls back to 1'),
   sort: z.enum(GAME_SORTS).default('date-desc').describe('date-desc (default), date-asc, accuracy-desc, accuracy-asc (effective accuracy; games without one last)'),
-  provider: csvOf(GAME_PROVIDERS, 'providers'),
+  provider: providersCsv(GAME_PROVIDERS),
   result: csvOf(RESULTS, 'results'),
   colour: csvOf(COLOURS, 'colours'),
   timeClass: csvOf(RAW_TIME_CLASSES, 'raw time classes'),

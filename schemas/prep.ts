@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerInput } from './common.js';
 
 // Shapes of preparation (issue 29): a scouted public player and the owner's repertoire. Served by the
 // prep routes (/api/v1/prep/…), the MCP resources chess-footprint://players/… and …://repertoire/…,
@@ -6,24 +7,7 @@ import { z } from 'zod';
 
 /** The sources a public player can be scouted on; the project's own names, with the sites' as aliases. */
 export const SCOUT_PROVIDERS = ['siteA', 'siteB'] as const;
-const PROVIDER_ALIASES: Record<string, (typeof SCOUT_PROVIDERS)[number]> = {
-  sitea: 'siteA',
-  'chess.com': 'siteA',
-  chesscom: 'siteA',
-  siteb: 'siteB',
-  lichess: 'siteB',
-};
-
-export const ScoutProvider = z
-  .string()
-  .transform((v, ctx) => {
-    const p = Object.hasOwn(PROVIDER_ALIASES, v.toLowerCase()) ? PROVIDER_ALIASES[v.toLowerCase()] : undefined;
-    if (!p) {
-      ctx.addIssue({ code: 'custom', message: 'provider must be siteA (chess.com) or siteB (lichess)' });
-      return z.NEVER;
-    }
-    return p;
-  })
+export const ScoutProvider = providerInput(SCOUT_PROVIDERS)
   .describe('siteA (chess.com) or siteB (lichess); "chess.com", "chesscom" and "lichess" are accepted too');
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Colour, SyncedProvider } from './common.js';
+import { Colour, providerInput, SYNCED_PROVIDERS, SyncedProvider } from './common.js';
 import { CONNECTION_STATUSES } from './profile.js';
 
 // Shapes of the dashboard's settings API (/api/v1/settings/…). These are not MCP tools: they manage
@@ -74,7 +74,7 @@ export const CreatedToken = z
 
 export const ConnectionRow = z
   .object({
-    provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF'),
+    provider: providerInput(SYNCED_PROVIDERS).describe('siteA = chess.com, siteB = lichess, fed = ECF (the sites\' names are accepted too)'),
     account: z.string().describe('Username (chess.com, lichess) or ECF rating code'),
     hasToken: z.boolean().describe('Whether a lichess API token is stored (the token itself is never returned)'),
     status: z.enum(CONNECTION_STATUSES).describe('never-synced, syncing, ok, error (see statusMessage), or demo (made-up demo data, never synced)'),
@@ -84,7 +84,7 @@ export const ConnectionRow = z
   })
   .describe('A connected source');
 export const ConnectionList = z.object({ connections: z.array(ConnectionRow) });
-export const ProviderInput = z.object({ provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF') }).strict();
+export const ProviderInput = z.object({ provider: providerInput(SYNCED_PROVIDERS).describe('siteA = chess.com, siteB = lichess, fed = ECF (the sites\' names are accepted too)') }).strict();
 export const ConnectInput = z
   .object({
     provider: SyncedProvider.describe('siteA = chess.com, siteB = lichess, fed = ECF'),
@@ -100,7 +100,7 @@ export const ConnectInput = z
   .strict();
 export const Removed = z.object({ removed: z.literal(true) }).describe('Removed; games already stored stay');
 
-export const SyncInput = z.object({ provider: SyncedProvider.optional().describe('Only this source (default: every connection)') }).strict();
+export const SyncInput = z.object({ provider: providerInput(SYNCED_PROVIDERS).optional().describe('Only this source (default: every connection)') }).strict();
 export const SyncSourceResult = z.object({
   provider: SyncedProvider,
   ok: z.boolean(),

@@ -59,6 +59,7 @@ export type StudyGame = z.infer<typeof StudyGame>;
 export const UploadStudyResult = StudyGame.extend({
   duplicate: z.boolean().describe('true when the same mainline was already in the collection: this is that row, its analysis kept'),
   notesAdded: z.number().int().describe('Per-ply notes this upload added (on a duplicate, only plies that had no note)'),
+  note: z.string().nullable().describe('What a duplicate kept'),
 }).describe('The stored or deduplicated study row');
 
 export const StudyList = z
@@ -70,9 +71,9 @@ export const StudyList = z
 
 export const DeleteStudyResult = z
   .object({
-    deleted: z.literal(true).describe('Always true: the row and its notes are gone'),
-    id: z.string().describe('The deleted study game id'),
-    notesDeleted: z.number().int().describe('Per-ply notes removed with it'),
+    deleted: z.boolean().describe('false: nothing of yours had this id'),
+    id: z.string().describe('The study game id sent'),
+    notesDeleted: z.number().int().describe('Per-ply notes removed with it (0 when deleted is false)'),
   })
   .describe('Deletion outcome; the shared engine analysis and PGN text are kept');
 

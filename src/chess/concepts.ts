@@ -9,8 +9,15 @@ import { boardAt, playUci, viewBoard } from './replay.js';
  * readings and legal-move replay. "Error" below means inaccuracy, mistake, miss or blunder;
  * "serious error" means mistake, miss or blunder.
  */
-export const CONCEPT_NOTES =
+export const CONCEPT_RULES =
   'Detectors v1 (deterministic; no language model). hanging_piece: an error after which the engine\'s best reply captures a knight-or-better of the mover that is en prise (undefended, or capturable by a cheaper piece) and worth more than what the move itself captured (an even exchange such as 4.Bxc6 dxc6 hangs nothing). missed_capture: an error where the engine\'s first choice was a capture and the played move did not capture on that square. missed_mate: the mover had a forced mate before the move and not after it. allowed_mate: the opponent has a forced mate after the move and the mover was not already being mated (from −7.00 or better such a move is judged a blunder and is a critical moment). fork: a knight-or-better (or pawn) attacking two or more enemy pieces each either the king, worth more than the attacker, or undefended and worth ≥ 3; role played (the move made one), missed (an error where the engine\'s first choice made one) or allowed (an error after which the engine\'s best reply makes one against the mover). pin: a bishop, rook or queen pinning an enemy piece to its king, or to a piece behind it worth more than both the pinned piece and the pinner; role played (new after the move) or allowed (an error after which the engine\'s best reply creates one against the mover). back_rank: a missed or allowed mate whose engine line ends in checkmate by a rook or queen on the mated king\'s back rank. forcing_move_missed: a serious error where the engine\'s first choice was a check or capture and the played move was neither. opening_principle: an error in the opening phase that moves the queen early (before move 8 with two or more minor pieces undeveloped), walks the king (a king move that is not castling) or pushes a rook\'s pawn before move 8. time_trouble: the mover\'s clock before the move was under 10% of the base time (at least 10 s, at most 120 s). Threat detection is partial: only what these detectors see.';
+
+/**
+ * The note every analysis answer carries in availability.notes.concepts (spec): short, since every
+ * call repeats it; what each detector looks for (CONCEPT_RULES) is stated once, in the schema.
+ */
+export const CONCEPT_NOTES =
+  'Deterministic detectors (set v1, no language model); threat detection is partial (only what they see). What each looks for: this field\'s description in the tool\'s output schema.';
 
 export const DETECTORS: readonly ConceptId[] = CONCEPT_IDS;
 

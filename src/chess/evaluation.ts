@@ -103,8 +103,11 @@ export function moveLoss(before: Evaluation, after: Evaluation, playedIsBest: bo
   };
 }
 
-/** The explanatory notes every analysis and moments response carries (spec rules 1-3). */
-export const CONVENTION_NOTES = {
+/**
+ * The conventions in full (spec rules 1-3): stated once, in the output schema's descriptions of
+ * conventions.notes (chess-footprint://schema/{tool} over MCP, /openapi.json over HTTP).
+ */
+export const CONVENTION_RULES = {
   evalFrame:
     'evalBefore/evalAfter are the engine\'s evaluations in the side-to-move frame, its centipawns restated on lichess\'s scale (× the measured factor of its network, 0.84 for the bundled full build; docs/engine.md): after a move the side to move is the opponent, so evalAfter is from the opponent\'s point of view and evalBefore − evalAfter is not the loss. evalBeforeMover/evalAfterMover restate both from the mover\'s point of view. Mate scores have type "mate", mateIn N (positive: the side in the frame mates in N; negative: it is mated in |N|; 0: the game ended in checkmate, value says who won) and value ±(100000 − |N|) centipawns.',
   capCentipawns:
@@ -112,3 +115,16 @@ export const CONVENTION_NOTES = {
   lossReconciles:
     'centipawnLoss can differ from evalBeforeMover.value − evalAfterMover.value in four cases: the cap applied; the played move was the engine\'s first choice (loss forced to 0); the raw difference was negative (clamped to 0); either evaluation is a mate score. lossReconciles is true exactly when the published numbers agree, and is the authoritative indicator.',
 } as const;
+
+/**
+ * The notes every analysis and moments answer carries (the spec keeps conventions.notes): one short
+ * sentence each, since every call repeats them (issue 45: 3 KB of the same text on every call);
+ * the full rules are in CONVENTION_RULES, which the schema states once.
+ */
+export const CONVENTION_NOTES = {
+  evalFrame:
+    "evalBefore/evalAfter are the side to move's (so evalAfter is the opponent's, and evalBefore − evalAfter is not the loss); evalBeforeMover/evalAfterMover are both the mover's. Centipawns on lichess's scale; a mate score has type \"mate\" and mateIn (positive: the side in the frame mates).",
+  capCentipawns: 'Losses and swings use evaluations clamped to ±500 centipawns; capApplied marks a loss the clamp made smaller.',
+  lossReconciles:
+    "true when centipawnLoss is exactly evalBeforeMover.value − evalAfterMover.value; false when the cap applied, the move was the engine's first choice, the difference was negative or a mate score is involved.",
+} as const satisfies Record<keyof typeof CONVENTION_RULES, string>;

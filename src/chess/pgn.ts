@@ -299,9 +299,11 @@ function parseMainline(text: string, opts: { requireMoves?: boolean }, fenPlies:
       }
       // A null move ("--", "Z0", "0000") passes the turn without moving: annotators use it in
       // analysis, but it is not a move of a game and no engine position follows from it.
-      if (NULL_MOVES.has(tok.text)) throw new PgnError('null-move', `move ${plies.length + 1} (${tok.text}) is a null move, which a game cannot contain`);
+      // Named as a player reads it (issue 45): "18…f6", the move number and side of the position it was played in.
+      const named = `${board.moveNumber()}${board.turn() === 'w' ? '.' : '…'}${tok.text}`;
+      if (NULL_MOVES.has(tok.text)) throw new PgnError('null-move', `${named} is a null move, which a game cannot contain`);
       const mv = playSan(board, tok.text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'));
-      if (typeof mv === 'string') throw new PgnError(mv === 'null' ? 'null-move' : 'illegal-move', `move ${plies.length + 1} (${tok.text}) is ${mv === 'null' ? 'a null move, which a game cannot contain' : 'not legal in that position'}`);
+      if (typeof mv === 'string') throw new PgnError(mv === 'null' ? 'null-move' : 'illegal-move', `${named} is ${mv === 'null' ? 'a null move, which a game cannot contain' : 'not legal in that position'}`);
       plies.push({ ply: plies.length + 1, san: mv.san, uci: mv.uci, comment: null, clockSeconds: null });
       if (plies.length <= fenPlies) fensAfter.push(board.fen());
     }

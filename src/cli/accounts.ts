@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { issueToken, listTokens, revokeToken } from '../auth/tokens.js';
-import { createUser, ownerOrNamed } from '../services/accounts/index.js';
+import { createUser, ownerOrNamed, storeCommand } from '../services/accounts/index.js';
 import { publicBaseUrl } from '../services/common/index.js';
-import { cliCommand, claudeDesktopLines } from './banner.js';
-import { signInLink } from './signInLink.js';
+import { claudeDesktopLines } from './banner.js';
+import { signInLink, signInLinkNote } from './signInLink.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 import { EXIT } from './errors.js';
 
@@ -18,7 +18,7 @@ export function registerAccountCommands(program: Command): void {
       .option('--lichess <username>', 'lichess username'),
   ).action(async (opts: StoreOptions & { name: string; email: string; chesscom?: string; lichess?: string }) => {
     await withApp(opts, (deps) => {
-      if (ownerOrNamed(deps.store)) fail('this store already has an owner; use `token create` for another token');
+      if (ownerOrNamed(deps.store)) fail(`this store already has an owner; \`${storeCommand(deps.config.dataDir, 'token create --name NAME')}\` prints another token`);
       const user = createUser(deps.store, deps.clock, {
         displayName: opts.name,
         email: opts.email,
@@ -26,9 +26,9 @@ export function registerAccountCommands(program: Command): void {
         usernameSiteB: opts.lichess ?? null,
       });
       const { token } = issueToken(deps.store, deps.clock, user.id, 'init');
-      console.error(`created the owner account ${user.email} in ${deps.config.dataDir}; connect sources with \`${cliCommand()} connect siteA|siteB|fed ID\``);
+      console.error(`created the owner account ${user.email} in ${deps.config.dataDir}; connect sources with \`${storeCommand(deps.config.dataDir, 'connect siteA|siteB|fed ID')}\`, then \`${storeCommand(deps.config.dataDir, 'sync')}\``);
       console.error(claudeDesktopLines(token, deps.config.dataDir).join('\n'));
-      console.log(`dashboard: ${signInLink(deps, publicBaseUrl(deps.config), user.id)}   (one-time sign-in link, valid 10 minutes, once \`${cliCommand()} serve\` runs)`);
+      console.log(`dashboard: ${signInLink(deps, publicBaseUrl(deps.config), user.id)}   (works once \`${storeCommand(deps.config.dataDir, 'serve')}\` runs; ${signInLinkNote(deps.config.dataDir)})`);
       console.log(token);
     }, 'create');
   });

@@ -1,4 +1,5 @@
-import { claudeCodeCommand, claudeConfigJson, cliCommand, mcpServerEntry } from './claudeConfig.js';
+import { claudeCodeCommand, claudeConfigJson, cliCommand, mcpServerEntry, storeCommand } from './claudeConfig.js';
+import { signInLinkNote } from './signInLink.js';
 
 export { cliCommand };
 
@@ -7,14 +8,14 @@ export function tokenLines(token: string | null, dataDir: string): string[] {
   if (token) return [`token:      ${token}`];
   return [
     'token:      the token printed when this store was created still works (tokens are shown once);',
-    `            \`${cliCommand()} token create --name NAME --data-dir ${dataDir}\` prints another`,
+    `            \`${storeCommand(dataDir, 'token create --name NAME')}\` prints another`,
   ];
 }
 
 /** The Claude Desktop paragraph: the command that writes the configuration, and the snippet itself. */
 export function claudeDesktopLines(token: string | null, dataDir: string): string[] {
   return [
-    `Claude Desktop: \`${cliCommand()} claude-config --write --data-dir ${dataDir}\` adds this store to claude_desktop_config.json,`,
+    `Claude Desktop: \`${storeCommand(dataDir, 'claude-config --write')}\` adds this store to claude_desktop_config.json,`,
     'or paste this into it (mcpServers):',
     claudeConfigJson(mcpServerEntry({ dataDir, token })),
     `Claude Code: ${claudeCodeCommand(mcpServerEntry({ dataDir, token }))}`,
@@ -30,7 +31,7 @@ export function serveBanner(opts: { url: string; dataDir: string; token: string 
     `MCP server: ${url}/api/mcp`,
     `health:     ${url}/health`,
     `data:       ${dataDir}`,
-    ...(signIn ? [`dashboard:  ${signIn}   (one-time sign-in link, valid 10 minutes)`] : []),
+    ...(signIn ? [`dashboard:  ${signIn}   (${signInLinkNote(dataDir)})`] : []),
     ...tokenLines(token, dataDir),
     ...claudeDesktopLines(token, dataDir),
   ].join('\n');

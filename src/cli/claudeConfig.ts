@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError } from './errors.js';
 
-export { SERVER_NAME, CLAUDE_TOKEN_NAME, tokenPlaceholder, cliCommand, mcpServerEntry, claudeCodeCommand, claudeConfigJson, type McpServerEntry } from '../services/accounts/index.js';
+export { SERVER_NAME, CLAUDE_TOKEN_NAME, tokenPlaceholder, cliCommand, storeCommand, mcpServerEntry, claudeCodeCommand, claudeConfigJson, type McpServerEntry } from '../services/accounts/index.js';
 import { SERVER_NAME, type McpServerEntry } from '../services/accounts/index.js';
 
 /** Claude Desktop's configuration file on this platform (as Claude Desktop's documentation places it). */
@@ -11,6 +11,21 @@ export function claudeDesktopConfigPath(platform: NodeJS.Platform = process.plat
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
+}
+
+/**
+ * The token this server's entry in a Claude Desktop configuration file carries, if the file is there
+ * and holds one; null otherwise (a missing or unreadable file is not an error here: the caller then
+ * has no token to reuse, nothing more).
+ */
+export function tokenInClaudeConfig(file: string): string | null {
+  try {
+    const config = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers?: Record<string, { env?: { CFP_TOKEN?: unknown } }> };
+    const token = config?.mcpServers?.[SERVER_NAME]?.env?.CFP_TOKEN;
+    return typeof token === 'string' ? token : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../config.js';
 import { CliError, dataDirError, EXIT, isStoreFault } from './errors.js';
 import { storeFile } from '../store/db.js';
 import type { AppDeps, User } from '../context.js';
-import { cliCommand, ownerOrNamed } from '../services/accounts/index.js';
+import { ownerOrNamed, storeCommand } from '../services/accounts/index.js';
 
 export interface StoreOptions {
   dataDir?: string;
@@ -46,11 +46,27 @@ export function requireExistingStore(config: Config): Config {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw dataDirError(config.dataDir, err);
     const dir = resolve(config.dataDir);
     throw new CliError(
-      `no store in ${dir}: create one with \`${cliCommand()} init --name NAME --email EMAIL --data-dir ${dir}\` (or \`demo\` / \`serve --demo\`), or point --data-dir (or $CFP_DATA_DIR) at an existing one`,
+      `no store in ${dir}: create one with \`${storeCommand(dir, 'init --name NAME --email EMAIL')}\` (or \`demo\` / \`serve --demo\`), or point --data-dir (or $CFP_DATA_DIR) at an existing one${npmStartStoreHint(dir)}`,
       EXIT.dataDir,
     );
   }
   return config;
+}
+
+/**
+ * `npm start` keeps its store in `.data` of the clone (package.json's start script), while a command
+ * without --data-dir looks in ~/.chess-footprint: when the folder a command runs from holds that store,
+ * the error says so, with the option that reaches it (issue 45 item 2).
+ */
+function npmStartStoreHint(dir: string): string {
+  const local = resolve('.data');
+  if (local === dir) return '';
+  try {
+    statSync(storeFile(local));
+  } catch {
+    return '';
+  }
+  return `; the store \`npm start\` made here is in ${local}: add \`--data-dir .data\``;
 }
 
 /**
@@ -72,7 +88,7 @@ export function requireAccount(deps: AppDeps, opts: StoreOptions): User {
   const user = ownerOrNamed(deps.store, opts.user);
   if (!user) {
     const dir = resolve(deps.config.dataDir);
-    fail(opts.user ? `no account with email ${opts.user} in ${dir}` : `the store in ${dir} has no account yet: run \`${cliCommand()} init --name NAME --email EMAIL --data-dir ${dir}\` (or \`demo\`)`);
+    fail(opts.user ? `no account with email ${opts.user} in ${dir}` : `the store in ${dir} has no account yet: run \`${storeCommand(dir, 'init --name NAME --email EMAIL')}\` (or \`demo\`)`);
   }
   return user;
 }

@@ -8,6 +8,7 @@ import { registerLibraryCommands } from './library.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerReportCommands } from './report.js';
 import { registerServeCommand } from './serve.js';
+import { registerSignInLinkCommand } from './signInLink.js';
 import { registerReviewCommand } from './review.js';
 import { registerSyncCommands } from './sync.js';
 import { registerWorkerCommand } from './worker/command.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerMcpCommand(program);
   registerClaudeConfigCommand(program);
+  registerSignInLinkCommand(program);
   registerDemoCommand(program);
   registerAccountCommands(program);
   registerReportCommands(program);

@@ -5,9 +5,9 @@ import type { AppDeps } from '../context.js';
 import { seedDemo } from '../demo/index.js';
 import { limitHeapGrowth } from '../heapGrowth.js';
 import { listen } from '../http/listen.js';
-import { ownerOrNamed } from '../services/accounts/index.js';
+import { ownerOrNamed, storeCommand } from '../services/accounts/index.js';
 import { tools } from '../../tools/index.js';
-import { cliCommand, serveBanner } from './banner.js';
+import { serveBanner } from './banner.js';
 import { openApp } from './common.js';
 import { markServing } from '../store/liveServe.js';
 import { CliError, EXIT, listenError } from './errors.js';
@@ -73,7 +73,7 @@ export function registerServeCommand(program: Command): void {
         console.error('seeding demo data (a one-off; the store keeps it)…');
         token = (await seedDemo(deps, { games: demoGames, log: (l) => console.error(l) })).token;
       } else if (!owner) {
-        console.error(`this store (${config.dataDir}) has no account yet: run \`${cliCommand()} init --name NAME --email EMAIL --data-dir ${config.dataDir}\`, then \`connect siteA|siteB|fed ID\` and \`sync\``);
+        console.error(`this store (${config.dataDir}) has no account yet: run \`${storeCommand(config.dataDir, 'init --name NAME --email EMAIL')}\`, then \`${storeCommand(config.dataDir, 'connect siteA|siteB|fed ID')}\` and \`${storeCommand(config.dataDir, 'sync')}\``);
       }
       // Opening names are needed by sync, imports and reviews; load the table now rather than stall a request later.
       openingTable();

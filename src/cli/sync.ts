@@ -4,13 +4,13 @@ import { ApiError } from '../errors.js';
 import { connectSource } from '../services/sync/index.js';
 import { addManualGame, importPgnFile, type ImportReport } from '../services/games/index.js';
 import { listConnections, SOURCE_NAMES, syncConnection, type SourceProvider, type SourceSummary, type SyncProgress } from '../services/sync/index.js';
-import { cliCommand } from '../services/accounts/index.js';
+import { storeCommand } from '../services/accounts/index.js';
+import { providerNamed, SYNCED_PROVIDERS } from '../../schemas/common.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 
-const SOURCE_ALIASES: Record<string, SourceProvider> = { siteA: 'siteA', chesscom: 'siteA', 'chess.com': 'siteA', siteB: 'siteB', lichess: 'siteB', fed: 'fed', ecf: 'fed' };
-
+/** A source as the tools take it too (schemas/common.ts): siteA, siteB, fed or the sites' names, any case. */
 function sourceOf(raw: string): SourceProvider {
-  const p = SOURCE_ALIASES[raw] ?? SOURCE_ALIASES[raw.toLowerCase()];
+  const p = providerNamed(SYNCED_PROVIDERS, raw);
   if (!p) fail(`unknown source "${raw}": use siteA (chess.com), siteB (lichess) or fed (ECF)`);
   return p;
 }
@@ -72,7 +72,7 @@ export function registerSyncCommands(program: Command): void {
       const user = requireAccount(deps, opts);
       try {
         const c = connectSource(deps, user.id, sourceOf(source), id, opts.token);
-        console.log(`connected ${SOURCE_NAMES[c.provider]} ${c.externalId}; run \`${cliCommand()} sync\` to fetch the games`);
+        console.log(`connected ${SOURCE_NAMES[c.provider]} ${c.externalId}; run \`${storeCommand(deps.config.dataDir, 'sync')}\` to fetch the games`);
       } catch (err) {
         if (err instanceof ApiError) fail(err.message);
         throw err;
@@ -90,7 +90,7 @@ export function registerSyncCommands(program: Command): void {
     const failed = await withApp(opts, async (deps) => {
       const user = requireAccount(deps, opts);
       const all = listConnections(deps, user.id, opts.source ? sourceOf(opts.source) : undefined);
-      if (!all.length) fail(`no source connected: run \`${cliCommand()} connect siteA|siteB|fed ID\` first`);
+      if (!all.length) fail(`no source connected: run \`${storeCommand(deps.config.dataDir, 'connect siteA|siteB|fed ID')}\` first`);
       // A demo store's made-up accounts are never synced (they would be real strangers' accounts):
       // nothing is wrong, so they are skipped with one line, not reported as failures.
       const demo = all.filter((c) => c.status === 'demo');

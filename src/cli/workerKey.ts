@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { issueWorkerKey, WorkerKeyError } from '../auth/workerKeys.js';
 import { listWorkerKeys, revokeKey } from '../services/workers/index.js';
+import { storeCommand } from '../services/accounts/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 import { cliCommand } from './banner.js';
 import { EXIT } from './errors.js';
@@ -49,7 +50,7 @@ export function registerWorkerKeyCommands(program: Command): void {
       await withApp(opts, (deps) => {
         const rows = listWorkerKeys(deps.store, requireAccount(deps, opts).id, Date.now());
         if (opts.json) return console.log(JSON.stringify(rows, null, 2));
-        if (!rows.length) return console.error('no worker keys; `worker-key create --name NAME` makes one');
+        if (!rows.length) return console.error(`no worker keys; \`${storeCommand(deps.config.dataDir, 'worker-key create --name NAME')}\` makes one`);
         for (const r of rows) {
           const pace = r.positionsPerSecond === null ? '' : `  ${r.positionsPerSecond} positions/s`;
           console.log(`${r.name}  ${r.connected ? 'connected' : 'idle     '}  last contact ${r.lastContactAt ?? 'never'}  jobs ${r.jobsDone}  positions ${r.positionsDone}${pace}${r.jobsHeld ? `  working on ${r.jobsHeld}` : ''}`);

@@ -96,25 +96,28 @@ function operation(tool: AnyTool) {
 }
 
 /**
- * Moves a schema's `$defs` (shapes declared once with `.meta({ id })`) into components.schemas and
- * points its references there: in OpenAPI a `#/$defs/…` reference would resolve against the
- * document root, and hoisting lets every operation share one definition of each shape.
+ * Moves every `$defs` (shapes declared once with `.meta({ id })`) found anywhere in the document into
+ * components.schemas and points the references there: in OpenAPI a `#/$defs/…` reference resolves
+ * against the document root (JSON Pointer, RFC 6901), where no `$defs` is, so a validator or client
+ * generator stops at the first one. Hoisting also lets every operation share one definition of each
+ * shape. Applied to the whole document, so the tools' inputs and outputs and the settings and prep
+ * routes are all covered, whichever of them a `$defs` turns up in.
  */
-function hoistDefs(schema: JsonSchema, components: Record<string, unknown>): JsonSchema {
-  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
-  const rewrite = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(rewrite);
-    if (node && typeof node === 'object') {
-      return Object.fromEntries(
-        Object.entries(node).map(([k, v]) =>
-          k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? [k, `#/components/schemas/${v.slice(8)}`] : [k, rewrite(v)],
-        ),
-      );
+function hoistDefs<T>(node: T, components: Record<string, unknown>): T {
+  const rewrite = (n: unknown): unknown => {
+    if (Array.isArray(n)) return n.map(rewrite);
+    if (!n || typeof n !== 'object') return n;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(n)) {
+      if (k === '$defs' && v && typeof v === 'object') {
+        for (const [name, def] of Object.entries(v)) components[name] ??= rewrite(def);
+      } else if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
+        out[k] = `#/components/schemas/${v.slice('#/$defs/'.length)}`;
+      } else out[k] = rewrite(v);
     }
-    return node;
+    return out;
   };
-  for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= rewrite(def);
-  return rewrite(rest) as JsonSchema;
+  return rewrite(node) as T;
 }
 
 /**
@@ -128,10 +131,16 @@ export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/', setting
     paths[tool.rest.path][tool.rest.method.toLowerCase()] = operation(tool);
   }
   const schemas: Record<string, unknown> = { Error: errorJsonSchema(ErrorBody) };
+  // Each output's shared shapes follow it (a stable order for the golden file); the final pass below takes the rest.
   for (const tool of tools) schemas[componentName(tool)] = hoistDefs(outputJsonSchema(tool), schemas);
   const extra = settingsOpenApi(settings);
   Object.assign(paths, extra.paths);
   Object.assign(schemas, extra.schemas);
+  // Hoisted last, over everything: the hoisted definitions join `schemas` as they are found.
+  const hoisted: Record<string, unknown> = {};
+  const hoistedPaths = hoistDefs(paths, hoisted);
+  const hoistedSchemas = hoistDefs(schemas, hoisted);
+  for (const [name, def] of Object.entries(hoisted)) hoistedSchemas[name] ??= def;
   return {
     openapi: '3.1.0',
     info: {
@@ -150,9 +159,9 @@ export function buildOpenApi(tools: readonly AnyTool[], serverUrl = '/', setting
         ? [{ name: 'prep', description: 'Preparation: scouting a public player’s games, and the owner’s repertoire against their own games (MCP resources chess-footprint://players/… and …://repertoire/…): not MCP tools' }]
         : []),
     ],
-    paths,
+    paths: hoistedPaths,
     components: {
-      schemas,
+      schemas: hoistedSchemas,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token: cfp_ followed by 43 URL-safe characters' },
         ...(settings.length

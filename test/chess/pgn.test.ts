@@ -36,6 +36,17 @@ describe('parsePgn', () => {
     }
   });
 
+  test.each([
+    // White's 2nd move, Black's 2nd move, and Black's 18th from a FEN where Black is to move (move numbers from the FEN).
+    ['1. e4 e5 2. Ke3 *', '2.Ke3 is not legal in that position'],
+    ['1. e4 e5 2. Nf3 Ke7 3. d4 Kd5 *', '3…Kd5 is not legal in that position'],
+    ['[FEN "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 3 18"]\n\n18... f6 19. e4 Ke7 *', '19…Ke7 is not legal in that position'],
+    ['[FEN "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 3 18"]\n\n18... Nb4 19. a3 f5 20. axb4 Qxb4 *', '20…Qxb4 is not legal in that position'],
+    ['1. e4 -- *', '1…-- is a null move, which a game cannot contain'],
+  ])('names the offending move of %j as a player reads it: %s', (text, message) => {
+    expect(() => parsePgn(text)).toThrow(message);
+  });
+
   test('a classic game from the library replays to its last move', () => {
     // The Opera game, Paris 1858: 17 moves, ends 17.Rd8#.
     const text = readFileSync(dataPath('library/morphy-brunswick-isouard-1858/game.pgn'), 'utf8');

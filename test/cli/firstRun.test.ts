@@ -114,10 +114,10 @@ describe('a first run', { timeout: 300_000 }, () => {
     expect(JSON.parse(readFileSync(join(dir, 'Claude', backups[0]), 'utf8'))).toEqual(other);
     expect(written.stderr).toContain(`added the chess-footprint server in ${file}`);
 
-    // Each run replaced the previous claude-desktop token: one live, the printed one revoked.
+    // No run revoked anything (issue 45 item 1): the printed token still works beside the written one.
     const claudeTokens = (await tokenList(data)).filter((t) => t.name === 'claude-desktop');
     expect(claudeTokens).toHaveLength(2);
-    expect(claudeTokens.filter((t) => t.revokedAt === null)).toHaveLength(1);
+    expect(claudeTokens.filter((t) => t.revokedAt === null)).toHaveLength(2);
 
     // A file that is not JSON is left as it is.
     writeFileSync(file, '{ not json');
@@ -130,6 +130,55 @@ describe('a first run', { timeout: 300_000 }, () => {
     const foreign = await run(['claude-config', '--token', 'cfp_' + 'x'.repeat(43), '--data-dir', data]);
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toContain(`is not a live token of demo@example.com in the store at ${data}`);
+  });
+
+  test('claude-config: printing never changes a token; --write keeps the live token in the file; --rotate alone revokes, and says so (issue 45 item 1)', async () => {
+    const data = join(dir, 'claude-tokens');
+    await cli(['demo', '--data-dir', data, '--games', '10']);
+    const file = join(dir, 'claude-tokens-config', 'claude_desktop_config.json');
+    const entryToken = (stdout: string) => (JSON.parse(stdout) as { mcpServers: Record<string, { env: { CFP_TOKEN: string } }> }).mcpServers['chess-footprint'].env.CFP_TOKEN;
+    const live = async () => (await tokenList(data)).filter((t) => t.name === 'claude-desktop' && t.revokedAt === null).map((t) => t.id);
+    const works = async (token: string) => (await run(['token', 'list', '--data-dir', data])).code === 0 && (await run(['claude-config', '--token', token, '--data-dir', data, '--config-file', file])).code === 0;
+
+    // The first print issues the claude-desktop token (none was live), revoking nothing.
+    const first = await run(['claude-config', '--data-dir', data, '--config-file', file]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('issued a token named claude-desktop for demo@example.com (nothing revoked)');
+    const printed = entryToken(first.stdout);
+    expect(printed).toMatch(/^cfp_[A-Za-z0-9_-]{43}$/);
+    const afterFirst = await live();
+    expect(afterFirst).toHaveLength(1);
+
+    // Printing again changes no token: the placeholder, and how to get a token into it.
+    const again = await run(['claude-config', '--data-dir', data, '--config-file', file]);
+    expect(again.code).toBe(0);
+    expect(entryToken(again.stdout)).toMatch(/^<a token from `.* token create --name claude-desktop --data-dir /);
+    expect(again.stderr).toMatch(/a claude-desktop token is live already .* placeholder: pass --token .* or --rotate /);
+    expect(await live()).toEqual(afterFirst);
+    expect(await works(printed)).toBe(true);
+
+    // --write puts a token in Claude Desktop's file without revoking the printed one; a second --write keeps the file's.
+    const written = await run(['claude-config', '--write', '--data-dir', data, '--config-file', file]);
+    expect(written.code).toBe(0);
+    const inFile = entryToken(readFileSync(file, 'utf8'));
+    expect(inFile).not.toBe(printed);
+    expect(written.stderr).toContain('the earlier one stays live');
+    expect(await live()).toHaveLength(2);
+    const rewritten = await run(['claude-config', '--write', '--data-dir', data, '--config-file', file]);
+    expect(rewritten.stderr).toContain(`reusing the live token already in ${file}`);
+    expect(entryToken(readFileSync(file, 'utf8'))).toBe(inFile);
+    expect(await live()).toHaveLength(2);
+    // Printing with the file there prints the token it holds.
+    expect(entryToken((await run(['claude-config', '--data-dir', data, '--config-file', file])).stdout)).toBe(inFile);
+
+    // --rotate is the one way to revoke: a new token, both earlier ones revoked, and it says so.
+    const rotated = await run(['claude-config', '--rotate', '--data-dir', data, '--config-file', file]);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stderr).toContain('rotated: issued a new token named claude-desktop for demo@example.com and revoked the previous 2');
+    const fresh = entryToken(rotated.stdout);
+    expect(await live()).toHaveLength(1);
+    expect(await works(fresh)).toBe(true);
+    expect(await works(inFile)).toBe(false);
   });
 
   test('mcp on a folder with no store creates none: exit 3 naming the folder and the command that makes one', async () => {

@@ -49,7 +49,7 @@ describe('sync CLI', () => {
     server.route('/v2/new/api.php', (_q, res) => void res.writeHead(200).end('{"games": "not a list"}'));
     await run('connect', 'siteB', 'RookRanger42');
     await run('connect', 'fed', '998877C');
-    expect(out).toEqual([`connected lichess RookRanger42; run \`${cliCommand()} sync\` to fetch the games`, `connected ECF 998877C; run \`${cliCommand()} sync\` to fetch the games`]);
+    expect(out).toEqual([`connected lichess RookRanger42; run \`${cliCommand()} sync --data-dir ${dir}\` to fetch the games`, `connected ECF 998877C; run \`${cliCommand()} sync --data-dir ${dir}\` to fetch the games`]);
     out.length = 0;
     await run('sync');
     expect(out.join('\n')).toContain('lichess (RookRanger42): ok: fetched 5, stored 5, skipped 0');
@@ -68,7 +68,7 @@ describe('sync CLI', () => {
     await run('import', join(FIXTURES, 'pgn/lichess_with_broken.pgn'), '--as', 'RookRanger42');
     out = out.join('\n').split('\n');
     expect(out[0]).toBe('6 games read: 5 imported, 0 duplicates skipped, 0 linked to ECF results, 1 not imported');
-    expect(out[1]).toBe('  game 3 (RookRanger42 - Careless, Carl, 2025.03.05): move 9 (Ke3) is not legal in that position');
+    expect(out[1]).toBe('  game 3 (RookRanger42 - Careless, Carl, 2025.03.05): 5.Ke3 is not legal in that position');
     out.length = 0;
     const pgn = join(dir, 'one.pgn');
     writeFileSync(pgn, fixture('pgn/manual_import_otb.pgn').split('\n\n[Event')[0]);

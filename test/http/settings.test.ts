@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { dereference, validate } from '@readme/openapi-parser';
 import { isAbsolute } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueSignInCode, SIGN_IN_CODE_TTL_MS } from '../../src/auth/sessions.js';
@@ -57,7 +58,16 @@ describe('sign-in', () => {
   test('a code expires after ten minutes', async () => {
     const code = issueSignInCode(app.deps.store, app.deps.clock, alice.user.id);
     app.clock.advance(SIGN_IN_CODE_TTL_MS + 1);
-    expect((await signIn(code)).status).toBe(401);
+    const expired = await signIn(code);
+    expect(expired.status).toBe(401);
+    // The sign-in page shows this as text: the command in words, no backticks (issue 45 item 4).
+    expect(expired.body.error).toBe(
+      'That sign-in link has expired or was used already: a link works once, for 10 minutes. For a new one, run the sign-in-link command of chess-footprint on the machine that runs this server (with its --data-dir), or paste a token.',
+    );
+    const badToken = await rest(server.url, '/api/v1/settings/session', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: server.url }, body: JSON.stringify({ token: `cfp_${'z'.repeat(43)}` }) });
+    expect(badToken.status).toBe(401);
+    expect(badToken.body.error).toMatch(/^That token is not valid/);
+    for (const e of [expired.body.error, badToken.body.error]) expect(e).not.toContain('`');
   });
 
   test('a token signs in too; malformed input answers 400 and nothing is opened', async () => {
@@ -244,6 +254,20 @@ describe('the opening tree for the dashboard', () => {
 });
 
 describe('documents and pages', () => {
+  test('the served OpenAPI document passes a real validator with every $ref resolved (issue 45 item 14)', async () => {
+    const doc = (await rest(server.url, '/openapi.json')).body;
+    // validate() resolves every internal reference; a `#/$defs/…` pointer (the document has no root $defs) fails it.
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify((result as { errors?: unknown }).errors ?? null).slice(0, 2000)).toBe(true);
+    await expect(dereference(structuredClone(doc))).resolves.toBeTruthy();
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"#/$defs/');
+    expect(text).not.toContain('"$defs"');
+    // The shapes the peers route shares are components of their own, and its result points at them.
+    expect(doc.components.schemas.PeerFigure).toMatchObject({ type: 'object' });
+    expect(JSON.stringify(doc.components.schemas.SettingsOpeningPeersResult)).toContain('"#/components/schemas/PeerFigure"');
+  });
+
   test('the OpenAPI document lists the settings routes under their own tag; MCP still has the 29 tools', async () => {
     const doc = (await rest(server.url, '/openapi.json')).body;
     const settings = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v1/settings'));

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { movesKey, START_FEN } from '../../src/chess/pgn.js';
@@ -8,6 +9,7 @@ import { listStudyGames } from '../../tools/study/list_study_games.js';
 import { requestStudyAnalysis } from '../../tools/study/request_study_analysis.js';
 import { uploadStudyGame } from '../../tools/study/upload_study_game.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { dataPath } from '../helpers/fixtures.js';
 import { makeAnalysis } from '../helpers/analysis.js';
 import { analysisRow, saveReview } from '../../src/services/review/records.js';
 
@@ -90,8 +92,11 @@ describe('upload_study_game', () => {
       duplicate: true,
       notesAdded: 1,
       notesCount: 4,
-      // The row holds the text uploaded last (issue 37, item 7), its headers with it.
-      white: 'Carol',
+      // The row keeps its headers (issue 45: a duplicate never renames the stored game) and says so.
+      white: 'Alice',
+      black: 'Bob',
+      event: 'Club night',
+      note: "these moves are already in the collection as Alice – Bob (2026.01.02); it keeps its headers (this upload's Event, White, Black differ and were not taken; delete_study_game it and upload again to store it under new headers); this upload's variations and comments replace its text; 1 note added (a ply with a note keeps it)",
       review: { status: 'complete', accuracyWhite, accuracyBlack },
     });
     expect(count(studyGames)).toBe(1);
@@ -102,6 +107,43 @@ describe('upload_study_game', () => {
       [3, 'Eyes f7'],
       [5, 'Threatens mate'],
     ]);
+  });
+
+  test("the Opera game's moves under the uploader's own headers: the stored Morphy game keeps its names and date, and the answer says so (issue 45 item 13)", async () => {
+    const { token } = app.addUser();
+    const opera = readFileSync(dataPath('library/morphy-brunswick-isouard-1858/game.pgn'), 'utf8');
+    const first = (await app.call(uploadStudyGame, { pgn: opera }, token)).body as { id: string };
+    const mine = `[Event "Casual"]\n[White "Me"]\n[Black "Friend"]\n[Date "????.??.??"]\n[Result "1-0"]\n\n${opera.slice(opera.indexOf('1. e4'))}`;
+    const res = await app.call(uploadStudyGame, { pgn: mine }, token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: first.id,
+      duplicate: true,
+      notesAdded: 0,
+      white: 'Morphy, Paul',
+      black: 'Duke Karl of Brunswick and Count Isouard',
+      event: 'Casual game',
+      date: '1858.??.??',
+      // The date the upload left unknown is no difference; the names and the event are.
+      note: "these moves are already in the collection as Morphy, Paul – Duke Karl of Brunswick and Count Isouard (1858.??.??); it keeps its headers (this upload's Event, White, Black differ and were not taken; delete_study_game it and upload again to store it under new headers); its text is unchanged; 0 notes added (a ply with a note keeps it)",
+    });
+    // Nothing stored changed: the same row, headers and text; the upload allowance was not spent.
+    const row = app.deps.store.db.select().from(studyGames).get()!;
+    expect(JSON.parse(row.headers)).toMatchObject({ White: 'Morphy, Paul', Date: '1858.??.??', Site: 'Paris FRA' });
+    expect(count(pgns)).toBe(1);
+    // The first upload answers with no note.
+    expect((await app.call(uploadStudyGame, { pgn: SCHOLAR_A }, token)).body).toMatchObject({ duplicate: false, note: null });
+  });
+
+  test('a duplicate fills the headers the stored game did not know, and keeps the rest', async () => {
+    const { token } = app.addUser();
+    await app.call(uploadStudyGame, { pgn: '[White "Ann"]\n[Date "????.??.??"]\n\n1. d4 d5 2. c4 *' }, token);
+    const res = await app.call(uploadStudyGame, { pgn: '[White "Bea"]\n[Black "Cy"]\n[Date "2026.03.04"]\n\n1. d4 d5 2. c4 {QGD} *' }, token);
+    expect(res.body).toMatchObject({ duplicate: true, white: 'Ann', black: 'Cy', date: '2026.03.04', notesAdded: 1 });
+    expect((res.body as { note: string }).note).toContain("this upload's White differ and were not taken");
+    // The stored text carries the merged headers and the new comment; it parses back to the same game.
+    const text = app.deps.store.db.select().from(pgns).all().map((p) => p.text).find((t) => t.includes('QGD'))!;
+    expect(text).toBe('[White "Ann"]\n[Date "2026.03.04"]\n[Black "Cy"]\n\n1. d4 d5 2. c4 {QGD} *');
   });
 
   test('two users uploading the same moves get separate rows', async () => {
@@ -120,7 +162,7 @@ describe('upload_study_game', () => {
     ['illegal', '1. e4 e5 2. Ke3 *', /^unparseable PGN \(illegal move\)/],
     // Black's king on e8 faces the rook on e2 with White to move: Black, not to move, is in check.
     ['side-not-to-move-in-check', '[FEN "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. Ra2 *', /^illegal position: .*the side not to move \(Black\) is in check/],
-    ['null-move', '1. e4 -- 2. d4 *', /^null move: move 2 \(--\) is a null move/],
+    ['null-move', '1. e4 -- 2. d4 *', /^null move: 1…-- is a null move/],
   ])('a %s PGN is refused with 400 saying which, and nothing is stored', async (_, pgn, message) => {
     const { token } = app.addUser();
     const res = await app.call(uploadStudyGame, { pgn }, token);
@@ -204,8 +246,10 @@ describe('delete_study_game', () => {
     const res = await app.call(deleteStudyGame, { id: row.id }, token);
     expect(res).toMatchObject({ status: 200, body: { deleted: true, id: row.id, notesDeleted: 3 } });
     expect([count(studyGames), count(studyNotes), count(analyses), count(pgns)]).toEqual([0, 0, 1, 1]);
-    // Irreversible: a second delete finds nothing.
-    expect((await app.call(deleteStudyGame, { id: row.id }, token)).status).toBe(404);
+    // Irreversible, and idempotent as declared (issue 45): a second delete succeeds, deleting nothing, and says so.
+    const again = await app.call(deleteStudyGame, { id: row.id }, token);
+    expect(again).toMatchObject({ status: 200, body: { deleted: false, id: row.id, notesDeleted: 0 } });
+    expect([count(studyGames), count(studyNotes), count(analyses), count(pgns)]).toEqual([0, 0, 1, 1]);
   });
 
   test('a foreign id answers exactly as an unknown one and deletes nothing', async () => {
@@ -215,8 +259,10 @@ describe('delete_study_game', () => {
     const before = [count(studyGames), count(studyNotes)];
     const foreign = await app.call(deleteStudyGame, { id: row.id }, b.token);
     const unknown = await app.call(deleteStudyGame, { id: 'no-such-id' }, b.token);
-    expect(foreign).toEqual(unknown);
-    expect(foreign).toMatchObject({ status: 404, body: { error: STUDY_NOT_FOUND } });
+    // The same answer but for the id echoed back: another owner's id tells nothing.
+    const echoless = (r: { status: number; body: unknown }) => ({ ...r, body: { ...(r.body as object), id: "X" } });
+    expect(echoless(foreign)).toEqual(echoless(unknown));
+    expect(foreign).toMatchObject({ status: 200, body: { deleted: false, id: row.id, notesDeleted: 0 } });
     expect([count(studyGames), count(studyNotes)]).toEqual(before);
   });
 });

@@ -102,7 +102,7 @@ describe('get_tournament_state (no token)', () => {
     useClient(app, server);
     const r = await app.call(getTournamentState, { tnr: TNR });
     expect(r.status).toBe(502);
-    expect((r.body as { error: string }).error).toBe('the tournament source could not be read (page layout changed or fetch failed): fetch failed: HTTP 500');
+    expect((r.body as { error: string }).error).toBe('the tournament source could not be read (page layout changed or fetch failed): chess-results answered HTTP 500; try again later');
   });
 
   test('a 429 and a silent site are the same fixed 502, promptly, naming no URL', async () => {
@@ -113,9 +113,22 @@ describe('get_tournament_state (no token)', () => {
     const client = useClient(app, server);
     (client as unknown as { opts: { polite: object } }).opts.polite = { connectTimeoutMs: 200, maxRetries: 0 };
     const refused = await app.call(getTournamentState, { tnr: TNR });
-    expect(refused).toMatchObject({ status: 502, body: { error: 'the tournament source could not be read (page layout changed or fetch failed): fetch failed: the site kept refusing (429)' } });
+    expect(refused).toMatchObject({ status: 502, body: { error: 'the tournament source could not be read (page layout changed or fetch failed): chess-results kept refusing requests (429); try again in a few minutes' } });
     const silent = await app.call(getTournamentState, { tnr: '43' });
-    expect(silent).toMatchObject({ status: 502, body: { error: 'the tournament source could not be read (page layout changed or fetch failed): fetch failed: the site stopped answering' } });
+    expect(silent).toMatchObject({ status: 502, body: { error: 'the tournament source could not be read (page layout changed or fetch failed): chess-results did not answer (the site may be down or slow); try again later' } });
+  });
+
+  test('offline (nothing listens at the address): said as unreachable, apart from a changed page (issue 45 item 13)', async () => {
+    app = makeTestApp();
+    server = await startFixtureServer();
+    const client = useClient(app, server);
+    await server.close();
+    (client as unknown as { opts: { polite: object } }).opts.polite = { connectTimeoutMs: 200, maxRetries: 0 };
+    const offline = await app.call(getTournamentState, { tnr: TNR });
+    expect(offline).toMatchObject({
+      status: 502,
+      body: { error: 'the tournament source could not be read (page layout changed or fetch failed): chess-results could not be reached (is this machine offline?); nothing was read, try again once connected' },
+    });
   });
 });
 

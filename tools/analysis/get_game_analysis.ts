@@ -14,7 +14,7 @@ export const getGameAnalysis = defineTool({
     'Conventions: evalBefore/evalAfter are raw engine scores in the side-to-move frame, so evalAfter is the opponent\'s view; evalBeforeMover/evalAfterMover restate both for the mover. centipawnLoss uses evaluations clamped to ±500 cp (capApplied), is 0 for the engine\'s first choice and never negative; lossReconciles says whether it equals evalBeforeMover.value − evalAfterMover.value (it may not when the cap applied, the move was the first choice, the difference was negative, or a mate score is involved). Mate scores: type mate, mateIn, value ±(100000 − |mateIn|).',
     'Every played move, best move, alternative and principal variation is replayed and legality-checked; a stored line that will not replay is cut at its last legal move (principalVariationTruncated). onlyMoveMargin = win% points between the engine\'s first and second choice; forcedMove = only one legal move.',
     { mcp: RULES_IN_INSTRUCTIONS, http: `${CLASSIFICATION_RULES} Phase: ${PHASE_RULE}` },
-    'Concepts are deterministic tags (detector set v1; availability.notes.concepts says what each looks for), each with the evidence it saw. Clocks and time spent appear where the game carries clock readings. humanDifficulty is always null (not modelled).',
+    'Concepts are deterministic tags (detector set v1; the output schema says what each looks for), each with the evidence it saw. Clocks and time spent appear where the game carries clock readings. humanDifficulty is always null (not modelled).',
   ]),
   access: 'personal',
   family: 'analysis',

@@ -9,7 +9,7 @@ const Result = z.enum(['win', 'draw', 'loss']).describe('The result from your si
 const CalculateEcfRatingChangeOutput = z
   .object({
     currentRating: z.number().int().describe('The rating you sent (R0)'),
-    change: z.number().describe('k × (score − expectedScore), exact and unrounded'),
+    change: z.number().describe('k × (score − expectedScore), two decimals'),
     newRating: z.number().int().describe('currentRating + change, rounded to the nearest whole number (halves up)'),
     k: z.number().describe('The K used: the base K, lowered to kMax when the monthly cap bites'),
     kMax: z.number().describe('700 / gamesInMonth: the largest K the month allows'),

@@ -6,7 +6,7 @@ import { defineTool } from '../defineTool.js';
 export const uploadStudyGame = defineTool({
   name: 'upload_study_game',
   title: 'Upload a game to my study collection',
-  description: say`Add one PGN game (1 to 100,000 characters; headers optional, movetext required) to the study collection, for games you want to study rather than games you played (use attach_pgn for those). Deduplicated by moves: the same mainline returns the existing row (duplicate: true, analysis kept, text replaced) and its comments fill only plies that have no note yet. Comments become per-ply notes; clocks are ignored. A multi-game, moveless or unparseable PGN is ${400} saying which. 20 uploads per hour. Next: request_study_analysis with the returned id.`,
+  description: say`Add one PGN game (1 to 100,000 characters; headers optional, movetext required) to the study collection, for games you want to study rather than games you played (use attach_pgn for those). Deduplicated by moves: the same mainline returns the existing row (duplicate: true; note says what it kept) and its comments fill only plies that have no note yet. Comments become per-ply notes; clocks are ignored. A multi-game, moveless or unparseable PGN is ${400} saying which. 20 uploads per hour. Next: request_study_analysis with the returned id.`,
   access: 'personal',
   family: 'studyUpload',
   rest: { method: 'POST', path: '/api/v1/me/study' },

@@ -9,7 +9,7 @@ export function signInPage(message: string | null, done: (account: { displayName
     'form',
     { class: 'signin' },
     h('h1', {}, 'chess-footprint'),
-    h('p', {}, 'Open the one-time sign-in link that ', h('code', {}, 'chess-footprint serve'), ' printed, or paste a personal access token.'),
+    h('p', {}, 'Open the one-time sign-in link that ', h('code', {}, 'chess-footprint serve'), ' printed (', h('code', {}, 'chess-footprint sign-in-link'), ' prints a new one), or paste a personal access token.'),
     h('label', { for: 'token' }, 'Access token'),
     input,
     h('button', { type: 'submit', 'data-testid': 'signin-submit' }, 'Sign in'),

@@ -40,7 +40,11 @@ import { listConnections } from '../../services/sync/index.js';
 import type { Connection } from '../../services/sync/index.js';
 import { defineSettingsRoute, signedIn, type SettingsRoute } from './route.js';
 
-const SIGN_IN_REFUSED = 'that sign-in link or token is not valid (links work once, for 10 minutes; ask `chess-footprint serve` for a new one)';
+// In words, since the sign-in page shows them as text (issue 45: the backticks showed); no path of this machine
+// goes to a visitor who is not signed in, so the command is named, not spelled out with its folders.
+const LINK_REFUSED =
+  'That sign-in link has expired or was used already: a link works once, for 10 minutes. For a new one, run the sign-in-link command of chess-footprint on the machine that runs this server (with its --data-dir), or paste a token.';
+const TOKEN_REFUSED = 'That token is not valid: it is mistyped, revoked or expired. Paste a live token, or open a sign-in link (the sign-in-link command of chess-footprint prints one).';
 
 const connectionRow = (c: Connection) =>
   ConnectionRow.parse({
@@ -59,7 +63,7 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
     operationId: 'settings_sign_in',
     summary: 'Sign in to the dashboard',
     description:
-      'Exchanges a one-time sign-in code (printed by `serve` and `init` as a link, valid 10 minutes, single use) or a personal access token for an HttpOnly, SameSite=Strict session cookie.',
+      'Exchanges a one-time sign-in code (printed by `serve`, `init` and `sign-in-link` as a link, valid 10 minutes, single use) or a personal access token for an HttpOnly, SameSite=Strict session cookie.',
     method: 'POST',
     path: '/api/v1/settings/session',
     access: 'public',
@@ -71,7 +75,7 @@ export const SETTINGS_ROUTES: readonly SettingsRoute[] = [
         input.code !== undefined
           ? redeemSignInCode(ctx.deps.store, ctx.deps.clock, input.code, ctx.userAgent)
           : signInWithToken(ctx.deps.store, ctx.deps.clock, input.token, ctx.userAgent);
-      if (!opened) throw new ApiError(401, SIGN_IN_REFUSED);
+      if (!opened) throw new ApiError(401, input.code !== undefined ? LINK_REFUSED : TOKEN_REFUSED);
       ctx.setSessionCookie(opened.secret);
       return {
         account: { displayName: opened.user.displayName, email: opened.user.email },

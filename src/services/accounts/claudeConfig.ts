@@ -5,8 +5,8 @@ import { packageRoot } from '../../paths.js';
 export const SERVER_NAME = 'chess-footprint';
 
 /**
- * The name of the token an agent's entry carries: the one `claude-config` issues (issuing again revokes
- * the previous one) and the one the printed placeholder tells the player to create, so both name one token.
+ * The name of the token an agent's entry carries: the one `claude-config` issues (only `--rotate` revokes
+ * the previous ones) and the one the printed placeholder tells the player to create, so both name one token.
  */
 export const CLAUDE_TOKEN_NAME = 'claude-desktop';
 
@@ -20,9 +20,22 @@ export function cliCommand(): string {
   return packageRoot.split(/[\\/]/).includes('node_modules') ? 'chess-footprint' : `node ${bin}`;
 }
 
+/** Words as a POSIX shell reads them back: a word of safe characters as is, any other in single quotes. */
+const shellWords = (words: readonly string[]) => words.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+/**
+ * A command of this CLI that works as printed on the store it came from (issue 45: every printed
+ * command works as printed): the words after the command name, then `--data-dir` with the store's
+ * absolute folder, shell-quoted. Without it a hint printed for `--data-dir .data` would run on
+ * ~/.chess-footprint, where no store is, and exit 3.
+ */
+export function storeCommand(dataDir: string, args: string): string {
+  return `${cliCommand()} ${args} --data-dir ${shellWords([resolve(dataDir)])}`;
+}
+
 /** Where the token goes until there is one: the command that prints one for this store, as this installation runs it. */
 export function tokenPlaceholder(dataDir: string): string {
-  return `<a token from \`${cliCommand()} token create --name ${CLAUDE_TOKEN_NAME} --data-dir ${resolve(dataDir)}\`>`;
+  return `<a token from \`${storeCommand(dataDir, `token create --name ${CLAUDE_TOKEN_NAME}`)}\`>`;
 }
 
 export interface McpServerEntry {
@@ -44,8 +57,6 @@ export function mcpServerEntry(opts: { dataDir: string; token: string | null }):
   };
 }
 
-/** Words as a POSIX shell reads them back: a word of safe characters as is, any other in single quotes. */
-const shellWords = (words: readonly string[]) => words.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 
 /** The entry as one shell command line (llms.txt): what Claude Desktop runs, with the token in the environment. */
 export function stdioCommandLine(dataDir: string): string {
@@ -76,7 +87,7 @@ export function claudeDesktopConfig(opts: { mcpUrl: string; dataDir: string }) {
   return {
     tokenPlaceholder: tokenPlaceholder(opts.dataDir),
     /** The command that writes the stdio entry for this store, as this installation runs it. */
-    writeCommand: `${cliCommand()} claude-config --write --data-dir ${resolve(opts.dataDir)}`,
+    writeCommand: storeCommand(opts.dataDir, 'claude-config --write'),
     stdio: { mcpServers: { [SERVER_NAME]: mcpServerEntry({ dataDir: opts.dataDir, token: null }) } },
     claudeCode: claudeCodeCommand(mcpServerEntry({ dataDir: opts.dataDir, token: null })),
     http: { mcpServers: { [SERVER_NAME]: { type: 'http', url: opts.mcpUrl, headers: { Authorization: `Bearer ${tokenPlaceholder(opts.dataDir)}` } } } },

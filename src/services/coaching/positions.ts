@@ -213,7 +213,8 @@ export function removeSavedPosition(ctx: PersonalCtx, id: string) {
       .delete(savedPositions)
       .where(and(eq(savedPositions.id, id), eq(savedPositions.userId, ctx.user.id)))
       .run();
-    if (res.changes === 0) throw new ApiError(404, POSITION_NOT_FOUND);
-    return { removed: true as const, id };
+    // Idempotent, as the tool is declared (issue 45): a second removal (or an id never the owner's: the same answer) changes nothing.
+    if (res.changes === 0) return { removed: false, id };
+    return { removed: true, id };
   });
 }

@@ -1,6 +1,10 @@
-/** Rounding and averaging as the aggregates publish them: one decimal for percentages, two for pawns. */
+/**
+ * Rounding and averaging as the aggregates publish them: one decimal for percentages, two for pawns,
+ * three for a rate between 0 and 1 (0.104: the one decimal of its percentage).
+ */
 export const round1 = (x: number) => Math.round(x * 10) / 10;
 export const round2 = (x: number) => Math.round(x * 100) / 100;
+export const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Points / games in percent (a draw counting half), one decimal; null with no games. */
 export function scorePercent(win: number, draw: number, games: number): number | null {

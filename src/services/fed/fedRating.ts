@@ -1,5 +1,6 @@
 import { ecfRatingChange, type EcfGame, type EcfRatingChange, type GameResult } from '../../chess/ecfRating.js';
 import { ApiError } from '../../errors.js';
+import { round2 } from '../common/index.js';
 
 /** Spec 4.4 / 8: at most 100 games per call. */
 export const MAX_GAMES = 100;
@@ -60,5 +61,14 @@ export function calculateRatingChange(req: RatingChangeRequest): RatingChangeAns
   }
   const gamesInMonth = req.gamesThisMonth ?? games.length;
   const result = ecfRatingChange({ currentRating: req.currentRating, games, age: req.age, gamesInMonth });
-  return { ...result, caveats: [...CAVEATS] };
+  // Worked out exactly (newRating comes from the exact change); published to two decimals, as the
+  // expected scores are, so 700 / 3 reads 233.33 and not 233.33333333333334 (issue 45 item 12).
+  return {
+    ...result,
+    change: round2(result.change),
+    k: round2(result.k),
+    kMax: round2(result.kMax),
+    games: result.games.map((g) => ({ ...g, contribution: round2(g.contribution) })),
+    caveats: [...CAVEATS],
+  };
 }

@@ -1,7 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { AttachPgnResult } from '../../../schemas/review.js';
+import { DEFAULT_POSITION } from 'chess.js';
+import { classifyOpening } from '../../chess/openings.js';
 import type { ParsedGame } from '../../chess/pgn.js';
 import { parseSubmittedPgn } from './pgnInput.js';
+import { tagValue } from './imports.js';
 import type { PersonalCtx } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { games } from '../../store/schema/index.js';
@@ -74,7 +77,7 @@ export function inconsistency(row: GameRow, parsed: ParsedGame, ownerNames: stri
 
 /**
  * Attaches a PGN to an owned game (spec 4.2, state table "Game PGN"). Only the attachment pointer and the
- * columns derived from the moves change. The write is a compare-and-set on the row's `version`, so a
+ * columns derived from the moves change (the opening too, when the row has none). The write is a compare-and-set on the row's `version`, so a
  * concurrent change between the read and the write answers 409 and stores nothing.
  * `beforeWrite` exists for tests that need a change to happen in exactly that gap.
  */
@@ -94,6 +97,14 @@ export function attachPgn(ctx: PersonalCtx, id: string, pgn: string, hooks: { be
   const why = inconsistency(row, parsed, ownerNames);
   if (why) throw new ApiError(400, `the PGN does not match this game: ${why}`);
 
+  // A game stored without its opening (an ECF result, a game entered by hand) takes it from the PGN: its
+  // ECO and Opening tags, else the opening table on its moves, as an import names one (issue 45: a 40-ply
+  // PGN left eco and opening empty). A name the row has already, from its source, is kept. Named before
+  // the write lock: the first call loads the opening table.
+  const named = row.eco && row.opening ? null : parsed.startFen === DEFAULT_POSITION ? classifyOpening(parsed.plies.map((p) => p.san)) : null;
+  const eco = row.eco ?? tagValue(parsed.headers.ECO) ?? named?.eco ?? null;
+  const opening = row.opening ?? tagValue(parsed.headers.Opening) ?? named?.name ?? null;
+
   hooks.beforeWrite?.();
   const now = ctx.clock.now().toISOString();
   const refId = ctx.store.sqlite
@@ -102,7 +113,7 @@ export function attachPgn(ctx: PersonalCtx, id: string, pgn: string, hooks: { be
       const cols = movesColumns(parsed, hash);
       const res = ctx.store.db
         .update(games)
-        .set({ ...cols, clocks: cols.clocks ?? row.clocks, version: row.version + 1 })
+        .set({ ...cols, clocks: cols.clocks ?? row.clocks, eco, opening, version: row.version + 1 })
         .where(and(eq(games.id, row.id), eq(games.userId, ctx.user.id), eq(games.version, row.version)))
         .run();
       if (res.changes === 0) {

@@ -64,7 +64,8 @@ export function timeClassOf(timeControl: string | null | undefined): string {
   return 'classical';
 }
 
-const tagValue = (v: string | undefined) => (v && v !== '?' && v !== '-' && v.trim() ? v.trim() : null);
+/** A PGN tag's value, or null for the placeholders "?", "-" and blank (PGN standard 8.1.1). */
+export const tagValue = (v: string | undefined) => (v && v !== '?' && v !== '-' && v.trim() ? v.trim() : null);
 const toInt = (v: string | undefined) => (v && /^[+-]?\d+$/.test(v.trim()) ? Number(v) : null);
 
 /**

@@ -2,7 +2,10 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppDeps } from '../../context.js';
 import { repeatEvery } from '../../timers.js';
 import { users, weeklyReports } from '../../store/schema/index.js';
-import { sendMail, SMTP_SETUP_HINT, smtpSettingsFrom, type MailMessage, type SmtpSettings } from './mailer.js';
+import { sendMail, smtpSettingsFrom, type MailMessage, type SmtpSettings } from './mailer.js';
+
+/** What `serve` says once when no mail server is set up. */
+export const SMTP_OFF_LINE = 'weekly reports: kept, not emailed (no SMTP server set: Settings or docs/configuration.md)';
 import { reportHtml } from './reportPage.js';
 import { reportSubject, reportText } from './reportText.js';
 import { publicBaseUrl } from '../common/index.js';
@@ -37,7 +40,9 @@ export function startReportScheduler(deps: AppDeps, opts: ReportSchedulerOptions
   const smtp = opts.smtp === undefined ? smtpSettingsFrom(deps.config.smtp) : opts.smtp;
   const send = opts.send ?? ((s, m) => sendMail(s, m));
   const baseUrl = opts.baseUrl ?? publicBaseUrl(deps.config);
-  if (!smtp) log(`weekly reports: SMTP is not configured, so reports are generated but not emailed; to email them, ${SMTP_SETUP_HINT}`);
+  // One short line (issue 45: a 300-character paragraph stood before `listening` on every first start);
+  // the settings to set are on the dashboard's Settings page and in docs/configuration.md.
+  if (!smtp) log(SMTP_OFF_LINE);
   let running: Promise<void> | null = null;
 
   const pass = async () => {

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNotNull } from 'drizzle-orm';
-import { DAY_MS, RANGE_DAYS } from '../common/index.js';
+import { DAY_MS, RANGE_DAYS, round3 } from '../common/index.js';
 import type { z } from 'zod';
 import type { Classification } from '../../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../../schemas/analysis.js';
@@ -121,7 +121,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
       games: b.games.size,
       moves: b.moves,
       errors: b.errors,
-      errorRate: b.moves ? b.errors / b.moves : 0,
+      errorRate: b.moves ? round3(b.errors / b.moves) : 0,
       excessErrors: Math.round((b.errors - overall * b.moves) * 100) / 100,
     };
     if (b.games.size < MIN_GAMES_TO_RANK) lowSample.push(bucket);
@@ -138,7 +138,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
     reviewedGames: reviewed.length,
     moves,
     errors,
-    overallErrorRate: overall,
+    overallErrorRate: round3(overall),
     definitions: WEAKNESS_DEFINITIONS,
     ranked,
     unranked,

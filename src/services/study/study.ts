@@ -37,10 +37,56 @@ function openingOf(parsed: ParsedGame): { eco: string | null; name: string } | n
   return name ? { eco: parsed.headers.ECO ?? null, name } : null;
 }
 
+/** A header value that says something (PGN standard 8.1.1: "?" and "????.??.??" mark a value not known). */
+const known = (v: string | undefined): v is string => v !== undefined && v.trim() !== '' && !/^[?.\-]*$/.test(v.trim());
+
+/**
+ * The headers a duplicate upload leaves the stored game with (issue 45: an upload of the Opera game's
+ * moves under the uploader's own headers silently renamed Morphy's game): the stored game keeps every
+ * header it knows; the upload fills only the ones it did not know. `kept` names the upload's headers
+ * that said something else and were not taken.
+ */
+export function mergeStudyHeaders(stored: Record<string, string>, upload: Record<string, string>): { headers: Record<string, string>; kept: string[] } {
+  const headers = { ...stored };
+  const kept: string[] = [];
+  for (const [tag, value] of Object.entries(upload)) {
+    if (!known(headers[tag])) {
+      if (known(value) || headers[tag] === undefined) headers[tag] = value;
+    } else if (known(value) && value !== headers[tag]) kept.push(tag);
+  }
+  return { headers, kept };
+}
+
+/** A PGN's header section as tag pairs, values escaped (PGN standard 7: backslash before " and \). */
+function headerSection(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([tag, value]) => `[${tag} "${value.replace(/[\\"]/g, (c) => `\\${c}`)}"]`)
+    .join('\n');
+}
+
+/** The PGN text with its header section replaced by these headers (the movetext, comments and variations untouched). */
+function withHeaders(pgn: string, headers: Record<string, string>): string {
+  // Leading tag pairs, a value's escaped quotes and brackets included (PGN standard 8.1.1).
+  const movetext = pgn.replace(/^\uFEFF?(?:\s*\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\])*\s*/, '');
+  return `${headerSection(headers)}\n\n${movetext}`;
+}
+
+/** The note a duplicate upload answers with: what was kept and what was taken, in words. */
+function duplicateNote(stored: Record<string, string>, kept: string[], textUpdated: boolean, notesAdded: number): string {
+  const name = [stored.White, stored.Black].filter(known).join(' – ') || 'the stored game';
+  return [
+    `these moves are already in the collection as ${name}${known(stored.Date) ? ` (${stored.Date})` : ''}`,
+    kept.length ? `it keeps its headers (this upload's ${kept.join(', ')} differ and were not taken; delete_study_game it and upload again to store it under new headers)` : 'its headers are kept',
+    textUpdated ? "this upload's variations and comments replace its text" : 'its text is unchanged',
+    `${notesAdded} note${notesAdded === 1 ? '' : 's'} added (a ply with a note keeps it)`,
+  ].join('; ');
+}
+
 /**
  * The study state table: a new mainline is stored as a new row; the same mainline (any headers,
- * comments, clocks or variations) returns the existing row, keeps its analysis, takes the upload's text
- * when it differs (the upload allowance is spent then), and its comments fill only plies that have no note yet. One transaction; the (user, movesKey) unique index backs it up.
+ * comments, clocks or variations) returns the existing row, keeps its analysis and its headers (the
+ * upload fills only headers it did not know), takes the upload's movetext when it differs (the upload
+ * allowance is spent then), its comments fill only plies that have no note yet, and `note` says so. One transaction; the (user, movesKey) unique index backs it up.
  * The upload allowance is spent only when something is stored.
  */
 export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof UploadStudyResult> {
@@ -52,7 +98,7 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
   const opening = openingOf(parsed);
   const now = ctx.clock.now().toISOString();
   const userId = ctx.user.id;
-  const { row, duplicate, notesAdded } = inTransaction(ctx.store, () => {
+  const { row, duplicate, notesAdded, note } = inTransaction(ctx.store, () => {
     const existing = ctx.store.db
       .select()
       .from(studyGames)
@@ -61,15 +107,22 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
     let target = existing;
     // The same mainline with other text (new variations, comments or headers): the row takes the new text, so
     // what reads the study game's PGN (a repertoire declared from it) reads what was uploaded last (issue 37, item 7).
+    // The stored game keeps its headers (and its result); the upload only fills what they did not know.
     let textUpdated = false;
-    if (target && sha256(pgn) !== target.pgnHash) {
-      target = ctx.store.db
-        .update(studyGames)
-        .set({ pgnHash: storePgn(ctx.store, pgn, now), headers: JSON.stringify(parsed.headers), result: parsed.result })
-        .where(eq(studyGames.id, target.id))
-        .returning()
-        .get()!;
-      textUpdated = true;
+    let kept: string[] = [];
+    if (target) {
+      const merged = mergeStudyHeaders(JSON.parse(target.headers) as Record<string, string>, parsed.headers);
+      kept = merged.kept;
+      const text = sha256(pgn) === target.pgnHash ? pgn : withHeaders(pgn, merged.headers);
+      if (sha256(text) !== target.pgnHash) {
+        target = ctx.store.db
+          .update(studyGames)
+          .set({ pgnHash: storePgn(ctx.store, text, now), headers: JSON.stringify(merged.headers) })
+          .where(eq(studyGames.id, target.id))
+          .returning()
+          .get()!;
+        textUpdated = true;
+      }
     }
     if (!target) {
       target = ctx.store.db
@@ -103,9 +156,10 @@ export function uploadStudyGame(ctx: PersonalCtx, pgn: string): z.input<typeof U
     // The allowance pays for stored changes only (issue 30): a PGN refused above, or an exact duplicate
     // that adds no note, spends nothing. Charged inside this transaction: a 429 (or 503) undoes the write.
     if (!existing || added > 0 || textUpdated) ctx.limiter.take('studyUpload', userId);
-    return { row: target, duplicate: existing !== undefined, notesAdded: added };
+    const note = existing ? duplicateNote(JSON.parse(existing.headers) as Record<string, string>, kept, textUpdated, added) : null;
+    return { row: target, duplicate: existing !== undefined, notesAdded: added, note };
   });
-  return { ...describeRows(ctx, [row])[0], duplicate, notesAdded };
+  return { ...describeRows(ctx, [row])[0], duplicate, notesAdded, note };
 }
 
 /** The collection, newest first, up to 200 rows, with review state and note counts. */
@@ -220,13 +274,21 @@ export async function requestStudyAnalysis(
 /**
  * Removes an owned study row and (by cascade) its notes in one transaction. The owner's review of its
  * moves (their `analyses` row) and the content-addressed PGN text stay: other rows may point at them.
+ * Idempotent, as the tool is declared (issue 45): an id with no row of the owner's (deleted already,
+ * or never theirs: the same answer, so another owner's id tells nothing) answers deleted: false and
+ * changes nothing.
  */
 export function deleteStudyGame(ctx: PersonalCtx, id: string): z.input<typeof DeleteStudyResult> {
   return inTransaction(ctx.store, () => {
-    const row = ownedStudyGame(ctx, id);
+    const row = ctx.store.db
+      .select({ id: studyGames.id })
+      .from(studyGames)
+      .where(and(eq(studyGames.id, id), eq(studyGames.userId, ctx.user.id)))
+      .get();
+    if (!row) return { deleted: false, id, notesDeleted: 0 };
     const notesDeleted = ctx.store.db.select({ n: count() }).from(studyNotes).where(eq(studyNotes.studyGameId, row.id)).get()!.n;
     ctx.store.db.delete(studyGames).where(and(eq(studyGames.id, row.id), eq(studyGames.userId, ctx.user.id))).run();
-    return { deleted: true as const, id: row.id, notesDeleted };
+    return { deleted: true, id: row.id, notesDeleted };
   });
 }
 

@@ -114,9 +114,10 @@ export class ChessResultsClient {
    * The fixed 502 for the caller, with a reason that names no URL; the detail (URLs, redirect targets,
    * the underlying error) goes to the server log only.
    */
-  private unreadable(reason: string, detail: string): SourceUnreadable {
+  /** `unreachable`: the site was not read at all, said as it is; otherwise what it answered did not read as a tournament page. */
+  private unreadable(reason: string, detail: string, kind: 'unreachable' | 'answer' = 'answer'): SourceUnreadable {
     (this.opts.log ?? ((l: string) => console.error(l)))(`[chess-results] ${reason}: ${detail}`);
-    return new SourceUnreadable(`fetch failed: ${reason}`);
+    return new SourceUnreadable(kind === 'unreachable' ? reason : `fetch failed: ${reason}`);
   }
 
   private async fetchFollowing(first: string): Promise<FetchedPage | MissingPage> {
@@ -136,7 +137,7 @@ export class ChessResultsClient {
         continue;
       }
       if (res.status === 404) return { url, html: null, fetchedAt: this.opts.clock.now() };
-      if (res.status !== 200) throw this.unreadable(`HTTP ${res.status}`, url);
+      if (res.status !== 200) throw this.unreadable(`chess-results answered HTTP ${res.status}; try again later`, url, 'unreachable');
       return { url, html: res.body, fetchedAt: this.opts.clock.now() };
     }
     throw this.unreadable(`more than ${MAX_REDIRECTS} redirects`, first);
@@ -154,9 +155,17 @@ export class ChessResultsClient {
       });
     } catch (err) {
       if (err instanceof SourceUnreadable) throw err;
+      // In a player's words, and apart from a changed page (issue 45: offline read as "page layout changed or
+      // fetch failed: … the connection failed"): whether the site was reached at all is what a player can act on.
       const reason =
-        err instanceof SourceRateLimited ? 'the site kept refusing (429)' : err instanceof SourceStalled ? 'the site stopped answering' : err instanceof SourceHttpError ? `HTTP ${err.status}` : 'the connection failed';
-      throw this.unreadable(reason, `${url}: ${err instanceof Error ? err.message : String(err)}`);
+        err instanceof SourceRateLimited
+          ? 'chess-results kept refusing requests (429); try again in a few minutes'
+          : err instanceof SourceStalled
+            ? 'chess-results did not answer (the site may be down or slow); try again later'
+            : err instanceof SourceHttpError
+              ? `chess-results answered HTTP ${err.status}; try again later`
+              : 'chess-results could not be reached (is this machine offline?); nothing was read, try again once connected';
+      throw this.unreadable(reason, `${url}: ${err instanceof Error ? err.message : String(err)}`, 'unreachable');
     }
   }
 }

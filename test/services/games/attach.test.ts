@@ -69,10 +69,26 @@ describe('attach_pgn', () => {
     expect(after).toMatchObject({ movesSource: 'pgn', movesCount: 17, pgnHash: sha256(OPERA), version: before.version + 1 });
     // The analysis key of exactly these moves from the initial position.
     expect(after.movesKey).toBe(movesKey(START_FEN, replaySan(after.sanMoves!.split(' '))!.map((p) => p.uci)));
-    const { sanMoves, movesSource, movesCount, pgnHash, movesKey: key, version, clocks, ...rest } = after;
-    const { sanMoves: _a, movesSource: _b, movesCount: _c, pgnHash: _d, movesKey: _e, version: _f, clocks: _g, ...restBefore } = before;
+    // An ECF row has no opening; the PGN (no ECO tag) names it from its moves with the opening table:
+    // 1.e4 e5 2.Nf3 d6 3.d4 is C41 Philidor Defense (data/openings/c.tsv), the deepest line the Opera game follows.
+    expect([before.eco, before.opening]).toEqual([null, null]);
+    expect([after.eco, after.opening]).toEqual(['C41', 'Philidor Defense']);
+    const { sanMoves, movesSource, movesCount, pgnHash, movesKey: key, version, clocks, eco, opening, ...rest } = after;
+    const { sanMoves: _a, movesSource: _b, movesCount: _c, pgnHash: _d, movesKey: _e, version: _f, clocks: _g, eco: _h, opening: _i, ...restBefore } = before;
     expect(rest).toEqual(restBefore);
     expect(app.deps.store.db.select().from(pgns).all()).toHaveLength(1);
+  });
+
+  test('the opening a row has from its source is kept; an ECO and Opening tag name it when the row has none (issue 45 item 13)', async () => {
+    app = makeTestApp();
+    const { user, token } = app.addUser('Paul Morphy');
+    const named = addGame(user.id, { opponent: 'Duke Karl / Count Isouard', eco: 'C40', opening: "King's Knight Opening" });
+    expect((await app.call(attachTool, { id: named, pgn: OPERA }, token)).status).toBe(200);
+    expect(app.deps.store.db.select().from(games).where(eq(games.id, named)).get()).toMatchObject({ eco: 'C40', opening: "King's Knight Opening" });
+    const tagged = addGame(user.id, { opponent: 'Duke Karl / Count Isouard' });
+    const withTags = OPERA.replace('[Result "1-0"]', '[Result "1-0"]\n[ECO "C41"]\n[Opening "Philidor: Opera game"]');
+    expect((await app.call(attachTool, { id: tagged, pgn: withTags }, token)).status).toBe(200);
+    expect(app.deps.store.db.select().from(games).where(eq(games.id, tagged)).get()).toMatchObject({ eco: 'C41', opening: 'Philidor: Opera game' });
   });
 
   test('already attached: 200 alreadyAttached, the existing PGN kept, the new text not stored', async () => {
@@ -91,7 +107,7 @@ describe('attach_pgn', () => {
     ['no moves', '[Event "x"]\n[Result "*"]\n\n*', /no moves/],
     ['unparseable', '1. e4 {never closed', /unparseable/],
     ['an illegal move', '1. e4 e5 2. Ke3 *', /Ke3.*not legal/],
-    ['a null move', '1. e4 e5 2. -- Nc6 *', /^null move: move 3 \(--\)/],
+    ['a null move', '1. e4 e5 2. -- Nc6 *', /^null move: 2\.-- is a null move/],
     ['a start position with the side not to move in check', '[FEN "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. Ra2 *', /^illegal position: .*not to move \(Black\) is in check/],
   ])('400 for %s, nothing stored', async (_label, pgn, message) => {
     app = makeTestApp();

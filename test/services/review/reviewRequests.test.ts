@@ -140,7 +140,7 @@ describe('request_game_review: the review state table', () => {
     const old = addGame(user.id, null, { pgnHash: 'old-null-move', movesSource: 'pgn', sanMoves: 'e4 e5 Nf3 a8a8 Bc4', movesKey: 'old-key' });
     const res = await app.call(requestGameReview, { id: old }, token);
     expect(res.status).toBe(400);
-    expect((res.body as { error: string }).error).toMatch(/move 4 \(--\) is a null move.*attach_pgn/);
+    expect((res.body as { error: string }).error).toMatch(/2…-- is a null move.*attach_pgn/);
     expect(app.deps.store.db.select().from(reviewJobs).all()).toHaveLength(0);
     // The one review of the hour is still there to spend.
     expect((await app.call(requestGameReview, { id: addGame(user.id, SHORT[0]) }, token)).status).toBe(202);

@@ -47,7 +47,8 @@ describe('weakness profile', () => {
     const p = await profile(me.token);
     // 10 games × 3 owner moves = 30 moves; 5 × 2 = 10 errors; overall 1/3.
     expect([p.reviewedGames, p.moves, p.errors]).toEqual([10, 30, 10]);
-    expect(p.overallErrorRate).toBeCloseTo(1 / 3, 10);
+    // Published to three decimals (issue 45 item 12).
+    expect(p.overallErrorRate).toBe(0.333);
     const blitz = p.ranked.find((b) => b.bucket === 'timeClass:blitz');
     // 15 moves, 10 errors: excess 10 − 15/3 = 5.
     expect(blitz).toMatchObject({ rank: 1, games: 5, moves: 15, errors: 10, excessErrors: 5 });
