@@ -21,6 +21,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   'paused-holder': () => import('./pausedHolder.js'),
   'prep-load': () => import('./prepLoad.js'),
   'held-lock': () => import('./heldLock.js'),
+  'demo-games': () => import('./demoGames.js'),
 };
 
 const only = process.argv.slice(2);
