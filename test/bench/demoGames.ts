@@ -106,7 +106,10 @@ export async function run(): Promise<BenchTable[]> {
   const engineId = await engine.init({ Hash: '64' });
   const judged = [];
   try {
-    for (const g of sample) judged.push(await engineJudged(engine, g));
+    for (const g of sample) {
+      judged.push(await engineJudged(engine, g));
+      console.error(`[bench] demo-games: ${judged.length} of ${sample.length} games searched`);
+    }
   } finally {
     engine.close();
   }
