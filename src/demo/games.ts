@@ -11,8 +11,9 @@ import type { DemoSeeder } from './seeder.js';
 import { DEMO_TIME_CONTROLS, type OnlineClass } from './timeControls.js';
 
 /**
- * The demo player's repertoire. `edge` shifts their expected score in that line: the two
- * negative ones are lines they genuinely struggle in, so get_problem_lines has something to find.
+ * The demo player's repertoire. `edge` shifts their expected score in that line (and the strength the engine plays
+ * them at when the games are made, test/golden/demoGames.ts): the two negative ones are lines they genuinely
+ * struggle in, so get_problem_lines has something to find.
  */
 export const REPERTOIRE: Array<{ colour: 'white' | 'black'; moves: string[]; edge: number; weight: number }> = [
   { colour: 'white', moves: ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6'], edge: 0.05, weight: 4 },
@@ -90,8 +91,8 @@ function utc(ms: number): { date: string; time: string; iso: string } {
 
 /**
  * N realistic games over the last ~2.2 years: chess.com and lichess games with legal full move
- * lists (real opening lines, then an engine game at the players' strengths shipped in data/demo), clocks and some platform accuracies; ECF
- * over-the-board results with no moves; a few manual entries (opening only) and PGN imports.
+ * lists (real opening lines, then an engine game at the players' strengths shipped in data/demo), clocks and
+ * some platform accuracies; ECF over-the-board results with no moves; a few manual entries (opening only) and PGN imports.
  * Ratings evolve per provider and time class from the results. Deterministic for a seed.
  */
 export const seedGames: DemoSeeder = (demo) => {

@@ -18,7 +18,7 @@
  * The owner's side is played EDGE_ELO × the line's `edge` points stronger or weaker (they do worse in the lines
  * they struggle in), so get_problem_lines still has a line to find.
  *
- * CFP_DEMO_GAMES_SCALE scales every pool (0.05 for a trial run). Nice'd, one thread: about 3 s a game.
+ * CFP_DEMO_GAMES_SCALE scales every pool (0.05 for a trial run). Nice'd, one thread: 704 games in 982 s on a loaded machine.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
