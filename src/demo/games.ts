@@ -1,20 +1,21 @@
 import { movesKey, sha256, START_FEN } from '../chess/pgn.js';
 import { classifyOpening } from '../chess/openings.js';
-import { playout } from '../chess/playout.js';
 import { connections, users } from '../store/schema/index.js';
 import { DEMO_ACCOUNTS, demoConnectionState } from './connections.js';
 import { insertGames, type NewGame } from '../services/games/index.js';
 import { eq } from 'drizzle-orm';
 import { OTB_EVENTS, onlineHandle, personName } from './names.js';
+import { pgnResult, playedGameDrawer, playerResult, replayDrawn, terminationText } from './playedGames.js';
 import type { Rng } from './rng.js';
 import type { DemoSeeder } from './seeder.js';
 import { DEMO_TIME_CONTROLS, type OnlineClass } from './timeControls.js';
 
 /**
- * The demo player's repertoire. `edge` shifts their expected score in that line: the two
- * negative ones are lines they genuinely struggle in, so get_problem_lines has something to find.
+ * The demo player's repertoire. `edge` shifts their expected score in that line (and the strength the engine plays
+ * them at when the games are made, test/golden/demoGames.ts): the two negative ones are lines they genuinely
+ * struggle in, so get_problem_lines has something to find.
  */
-const REPERTOIRE: Array<{ colour: 'white' | 'black'; moves: string[]; edge: number; weight: number }> = [
+export const REPERTOIRE: Array<{ colour: 'white' | 'black'; moves: string[]; edge: number; weight: number }> = [
   { colour: 'white', moves: ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6'], edge: 0.05, weight: 4 },
   { colour: 'white', moves: ['e4', 'c5', 'Nf3', 'd6', 'd4', 'cxd4', 'Nxd4', 'Nf6', 'Nc3', 'a6'], edge: -0.22, weight: 3 },
   { colour: 'white', moves: ['e4', 'e6', 'd4', 'd5', 'Nc3', 'Bb4', 'e5', 'c5'], edge: 0, weight: 2 },
@@ -54,8 +55,12 @@ function clock(seconds: number): string {
   return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** Clock readings after each ply for both players: each move spends a share of what is left. */
-function simulateClocks(rng: Rng, plies: number, base: number, inc: number): number[] {
+/**
+ * Clock readings after each ply for both players: each move spends a share of what is left. A game lost on time
+ * leaves the loser (the side to move after the last ply) a few seconds at its last move, as a flag follows a
+ * scramble.
+ */
+function simulateClocks(rng: Rng, plies: number, base: number, inc: number, flagged: boolean): number[] {
   const left = [base, base];
   const out: number[] = [];
   for (let i = 0; i < plies; i += 1) {
@@ -64,6 +69,7 @@ function simulateClocks(rng: Rng, plies: number, base: number, inc: number): num
     left[side] = Math.max(0.5, left[side] - Math.max(0.1, spend)) + inc;
     out.push(Math.round(left[side]));
   }
+  if (flagged && plies >= 2) out[plies - 2] = Math.min(out[plies - 2], 1 + Math.floor(rng.next() * 4));
   return out;
 }
 
@@ -78,11 +84,6 @@ function movetext(san: string[], clocks: number[] | null, result: string): strin
   return parts.join(' ');
 }
 
-function pgnResult(colour: 'white' | 'black', result: 'win' | 'draw' | 'loss'): string {
-  if (result === 'draw') return '1/2-1/2';
-  return (result === 'win') === (colour === 'white') ? '1-0' : '0-1';
-}
-
 function utc(ms: number): { date: string; time: string; iso: string } {
   const iso = new Date(ms).toISOString();
   return { iso, date: iso.slice(0, 10).replace(/-/g, '.'), time: iso.slice(11, 19) };
@@ -90,8 +91,8 @@ function utc(ms: number): { date: string; time: string; iso: string } {
 
 /**
  * N realistic games over the last ~2.2 years: chess.com and lichess games with legal full move
- * lists (real opening lines, then plausible play), clocks and some platform accuracies; ECF
- * over-the-board results with no moves; a few manual entries (opening only) and PGN imports.
+ * lists (real opening lines, then an engine game at the players' strengths shipped in data/demo), clocks and
+ * some platform accuracies; ECF over-the-board results with no moves; a few manual entries (opening only) and PGN imports.
  * Ratings evolve per provider and time class from the results. Deterministic for a seed.
  */
 export const seedGames: DemoSeeder = (demo) => {
@@ -127,6 +128,7 @@ export const seedGames: DemoSeeder = (demo) => {
   const ratings = new Map<string, number>();
   const openingNames = new Map<string, { eco: string | null; name: string | null }>();
   const batch: Array<{ game: NewGame; pgnText?: string }> = [];
+  const draw = playedGameDrawer();
   times.forEach((t, i) => {
     const roll = rng.next();
     const provider = roll < 0.42 ? 'siteB' : roll < 0.82 ? 'siteA' : roll < 0.94 ? 'fed' : roll < 0.97 ? 'manual' : 'pgn';
@@ -180,11 +182,11 @@ export const seedGames: DemoSeeder = (demo) => {
     const rating = ratings.get(key) ?? ONLINE_START[site][cls];
     const opp = Math.round(rating + rng.normal(0, 110));
     const line = pickLine(rng, colour);
-    let result = sampleResult(rng, Math.max(0.03, Math.min(0.97, expected(ONLINE_START[site][cls] + growth, opp) + line.edge)), 0.07);
-    const target = Math.max(line.moves.length + 4, Math.min(180, Math.round(rng.normal(cls === 'bullet' ? 62 : 76, 22))));
-    const play = playout(line.moves, target, rng.next);
-    if (play.ending === 'checkmate') result = play.winner === colour ? 'win' : 'loss';
-    else if (play.ending) result = 'draw';
+    const drawnResult = sampleResult(rng, Math.max(0.03, Math.min(0.97, expected(ONLINE_START[site][cls] + growth, opp) + line.edge)), 0.07);
+    // The moves are an engine game of this line (src/demo/playedGames.ts); its own result stands.
+    const played = draw(line.moves, colour, rating, pgnResult(colour, drawnResult));
+    const play = replayDrawn(played);
+    const result = playerResult(colour, played.result);
     const delta = provider === 'manual' || provider === 'pgn' ? null : Math.round(16 * (SCORE[result] - expected(rating, opp)));
     if (delta !== null) ratings.set(key, rating + delta);
     const lineKey = line.moves.join(' ');
@@ -235,7 +237,7 @@ export const seedGames: DemoSeeder = (demo) => {
     }
 
     const online = provider === 'siteA' || provider === 'siteB';
-    const clocks = online ? simulateClocks(rng, play.san.length, tc.base, tc.inc) : null;
+    const clocks = online ? simulateClocks(rng, play.san.length, tc.base, tc.inc, played.end === 'time') : null;
     const siteUrl = provider === 'siteA' ? `https://www.chess.com/game/live/${100_000_000_000 + i}` : provider === 'siteB' ? `https://lichess.org/${sha256(`demo${i}`).slice(0, 8)}` : `chess-footprint:pgn/${i}`;
     const headers: Array<[string, string]> = [
       ['Event', provider === 'siteA' ? 'Live Chess' : provider === 'siteB' ? `Rated ${cls} game` : 'Club championship'],
@@ -251,7 +253,7 @@ export const seedGames: DemoSeeder = (demo) => {
       ...(online ? ([['TimeControl', `${tc.base}+${tc.inc}`]] as Array<[string, string]>) : []),
       ...(opening.eco ? ([['ECO', opening.eco]] as Array<[string, string]>) : []),
       ...(opening.name ? ([['Opening', opening.name]] as Array<[string, string]>) : []),
-      ['Termination', play.ending === 'checkmate' ? `${colour === (result === 'win' ? 'white' : 'black') ? white : black} won by checkmate` : result === 'draw' ? 'Game drawn' : `${result === 'win' ? me : opponent} won by resignation`],
+      ['Termination', terminationText(played, white, black)],
     ];
     const pgnText = `${headers.map(([k, v]) => `[${k} "${v}"]`).join('\n')}\n\n${movetext(play.san, clocks, resultTag)}\n`;
     const hasAccuracy = provider === 'siteA' ? rng.chance(0.6) : provider === 'siteB' ? rng.chance(0.25) : false;

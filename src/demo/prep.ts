@@ -1,15 +1,15 @@
 import { classifyOpening } from '../chess/openings.js';
-import { playout } from '../chess/playout.js';
 import { declareRepertoire, storeDemoScout } from '../services/prep/index.js';
 import { onlineHandle } from './names.js';
+import { pgnResult, playedGameDrawer, playerResult, replayDrawn } from './playedGames.js';
 import type { DemoSeeder } from './seeder.js';
 import { demoOwnerCtx } from './study.js';
 
 /**
  * The demo's preparation (issue 39): a made-up lichess player to scout, and a repertoire of each colour,
  * so the Prep page shows what preparation does on first start. The player is invented here (its
- * name says demo; the scout is marked `demo` and never fetched); its games are played out by
- * chess.js from the opening lines below, like the demo owner's own (src/demo/games.ts).
+ * name says demo; the scout is marked `demo` and never fetched); its games continue the opening lines below
+ * with engine games shipped in data/demo, like the demo owner's own (src/demo/games.ts, src/demo/playedGames.ts).
  */
 export const DEMO_SCOUT = { provider: 'siteB' as const, username: 'demo-rival' };
 
@@ -18,7 +18,7 @@ export const DEMO_SCOUT = { provider: 'siteB' as const, username: 'demo-rival' }
  * e6) and their Black the owner's White (1.e4 c5, 1.e4 e5), so "where your games meet theirs" has
  * positions; `edge` shifts their expected score (the Scotch and the Dragon are lines they lose in).
  */
-const RIVAL_LINES: Array<{ colour: 'white' | 'black'; moves: string[]; edge: number; weight: number }> = [
+export const RIVAL_LINES: Array<{ colour: 'white' | 'black'; moves: string[]; edge: number; weight: number }> = [
   { colour: 'white', moves: ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6', 'O-O', 'Be7', 'Re1', 'b5', 'Bb3', 'd6'], edge: 0.06, weight: 4 },
   { colour: 'white', moves: ['e4', 'e5', 'Nf3', 'Nc6', 'd4', 'exd4', 'Nxd4', 'Nf6', 'Nxc6', 'bxc6', 'e5'], edge: -0.25, weight: 2 },
   { colour: 'white', moves: ['e4', 'c5', 'Nf3', 'd6', 'd4', 'cxd4', 'Nxd4', 'Nf6', 'Nc3', 'a6', 'Be3', 'e5'], edge: 0.02, weight: 3 },
@@ -62,6 +62,7 @@ export const seedPrep: DemoSeeder = async (demo) => {
   const start = end - 150 * 86_400_000;
   const times = Array.from({ length: GAMES }, () => start + rng.next() * (end - start)).sort((a, b) => a - b);
   const ratings: Record<'blitz' | 'rapid', number> = { blitz: 1745, rapid: 1810 };
+  const draw = playedGameDrawer();
   const rows = times.map((t, i) => {
     const colour = rng.chance(0.5) ? ('white' as const) : ('black' as const);
     const line = rng.weighted(RIVAL_LINES.filter((l) => l.colour === colour));
@@ -71,10 +72,11 @@ export const seedPrep: DemoSeeder = async (demo) => {
     const exp = 1 / (1 + 10 ** ((opp - rating) / 400)) + line.edge;
     const win = Math.max(0.05, Math.min(0.92, exp - 0.05));
     const roll = rng.next();
-    let result: 'win' | 'draw' | 'loss' = roll < win ? 'win' : roll < win + 0.1 ? 'draw' : 'loss';
-    const play = playout(line.moves, Math.max(line.moves.length + 6, Math.round(rng.normal(70, 20))), rng.next);
-    if (play.ending === 'checkmate') result = play.winner === colour ? 'win' : 'loss';
-    else if (play.ending) result = 'draw';
+    const drawn = roll < win ? 'win' : roll < win + 0.1 ? 'draw' : 'loss';
+    // The moves are an engine game of this line (src/demo/playedGames.ts); its own result stands.
+    const played = draw(line.moves, colour, rating, pgnResult(colour, drawn));
+    const play = replayDrawn(played);
+    const result = playerResult(colour, played.result);
     // A slow climb over the months, as a player who studies does.
     ratings[timeClass] = rating + Math.round(12 * ({ win: 1, draw: 0.5, loss: 0 }[result] - (exp - line.edge))) + (rng.chance(0.3) ? 1 : 0);
     const named = classifyOpening(line.moves);
