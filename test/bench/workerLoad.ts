@@ -30,7 +30,9 @@ const MAX_PV_PLIES = 246;
  * - the fixture's game cut to 107 plies (issue 44's) reviewed by `chess-footprint worker` under
  *   CFP_WORKER_TIMEOUT_MS=2000, native Stockfish (CFP_BENCH_WORKER_ENGINE, default /usr/games/stockfish) at the
  *   default 1,000,000 nodes: the wall time, which is also docs/machines.md's time per game.
- * Knobs: CFP_BENCH_LOAD_SECONDS (each latency window, default 10), CFP_BENCH_SLOW_GAME=0 skips the last row.
+ * Knobs: CFP_BENCH_LOAD_SECONDS (each latency window, default 10), CFP_BENCH_SLOW_GAME=0 skips the last row and
+ * CFP_BENCH_SLOW_GAME=only runs it alone (the issue's loaded-machine case: run it beside other work on purpose),
+ * CFP_BENCH_WORKER_ENGINES the worker's engines for it (default 1; the issue's loaded machine ran 2).
  */
 export async function run(): Promise<BenchTable[]> {
   requireCurrentBuild();
@@ -42,6 +44,7 @@ export async function run(): Promise<BenchTable[]> {
   const load: string[] = [`load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`];
   const tables: BenchTable[] = [];
   try {
+    if (process.env.CFP_BENCH_SLOW_GAME === 'only') return [await slowGame(dir, games)];
     const pToken = lastLine(await cliRun(['demo', '--data-dir', dir, '--games', '500', '--seed', '7']));
     const store = openStore(storeFile(dir));
     const q = createUser(store, systemClock, { displayName: 'Q', email: 'q@example.test' });
@@ -212,6 +215,7 @@ function reversibleCycle(fen: string): string[] | null {
 /** Issue 44 item 3: the 107-ply game reviewed by one `chess-footprint worker` under CFP_WORKER_TIMEOUT_MS=2000. */
 async function slowGame(base: string, games: string[][]): Promise<BenchTable> {
   const engine = process.env.CFP_BENCH_WORKER_ENGINE ?? '/usr/games/stockfish';
+  const engines = Number(process.env.CFP_BENCH_WORKER_ENGINES ?? 1);
   const moves = games.find((g) => g.length >= 107)!.slice(0, 107);
   const dir = join(base, 'slow');
   const ownerToken = lastLine(await cliRun(['init', '--name', 'S', '--email', 's@example.test', '--data-dir', dir]));
@@ -224,7 +228,7 @@ async function slowGame(base: string, games: string[][]): Promise<BenchTable> {
   const lines: string[] = [];
   const started = performance.now();
   const loadBefore = loadavg()[0];
-  const worker = startWorker(serve.url, key, { engines: 1, engine, log: (l) => lines.push(l) });
+  const worker = startWorker(serve.url, key, { engines, engine, log: (l) => lines.push(l) });
   try {
     const end = Date.now() + 3600_000;
     while (!engineOutput(store, owner.id, job.movesKey)) {
@@ -236,8 +240,8 @@ async function slowGame(base: string, games: string[][]): Promise<BenchTable> {
     const jobLines = lines.filter((l) => /^job /.test(l) && !/positions \(\d+%\)/.test(l));
     return {
       title: 'A slow machine’s game completes (issue 44 item 3): the 107-ply game, CFP_WORKER_TIMEOUT_MS=2000, one `chess-footprint worker`',
-      columns: ['engine', 'positions', 'nodes asked', 'wall s', 's per position', 'jobs started', 'refused'],
-      rows: [[engine, moves.length + 1, 1_000_000, secs, secs / (moves.length + 1), jobLines.length, jobLines.filter((l) => /refused|no longer this worker/.test(l)).length]],
+      columns: ['engine', 'engines', 'positions', 'nodes asked', 'wall s', 's per position', 'jobs started', 'refused'],
+      rows: [[engine, engines, moves.length + 1, 1_000_000, secs, secs / (moves.length + 1), jobLines.length, jobLines.filter((l) => /refused|no longer this worker/.test(l)).length]],
       notes: [`load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores shared with other work).`, ...jobLines.slice(0, 3)],
     };
   } finally {
