@@ -61,14 +61,57 @@ export function refuseBeforeBody(req: IncomingMessage, res: ServerResponse, stat
   const body = JSON.stringify({ error: message });
   if (hasBody(req)) {
     res.setHeader('Connection', 'close');
-    // Stop reading the socket now (what arrives stays in the kernel's buffer, unparsed) and drop it once
-    // the answer is written: the sender gets a reset instead of a server reading its megabyte to the end.
-    req.socket.pause();
-    res.once('finish', () => req.socket.destroy());
+    stopReading(req, res);
   }
   for (const name in headers) res.setHeader(name, headers[name]);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * Stop reading the socket now (what arrives stays in the kernel's buffer, unparsed) and drop it once the
+ * answer is written: the sender gets a reset instead of a server reading its megabyte to the end.
+ */
+function stopReading(req: IncomingMessage, res: ServerResponse): void {
+  req.socket.pause();
+  res.once('finish', dropSocket);
+}
+
+// One listener for every refusal (no closure per request). node:http detaches the socket from the
+// answer on 'finish' before this runs, so it is reached through the request.
+function dropSocket(this: ServerResponse): void {
+  this.req.socket.destroy();
+}
+
+/**
+ * A refusal encoded once, for the refusals a flood repeats (src/http/strangerGate.ts): the same answer as
+ * `refuseBeforeBody(req, res, status, message, headers)`, with the body's bytes and the header block built
+ * at start instead of per request. `headers` come first, in their order (a route's Cache-Control).
+ */
+export interface PreparedRefusal {
+  status: number;
+  body: Buffer;
+  /** Header name/value pairs, flat, for a request without a body (the connection is kept). */
+  keep: readonly string[];
+  /** The same with `Connection: close`, for a request with a body. */
+  close: readonly string[];
+}
+
+export function prepareRefusal(status: number, message: string, headers: Array<[string, string]> = []): PreparedRefusal {
+  const body = Buffer.from(JSON.stringify({ error: message }));
+  const cache = headers.filter(([name]) => name === 'Cache-Control').flat();
+  const rest = headers.filter(([name]) => name !== 'Cache-Control').flat();
+  const tail = [...rest, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
+  return { status, body, keep: [...cache, ...tail], close: [...cache, 'Connection', 'close', ...tail] };
+}
+
+/** Sends a prepared refusal, closing the connection under a body as `refuseBeforeBody` does. */
+export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: PreparedRefusal): void {
+  if (hasBody(req)) {
+    stopReading(req, res);
+    res.writeHead(refusal.status, refusal.close as string[]);
+  } else res.writeHead(refusal.status, refusal.keep as string[]);
+  res.end(refusal.body);
 }
 
 /** Whether a request comes with a body (a non-zero Content-Length or a chunked one). */
