@@ -15,13 +15,15 @@ let server: Listening;
 let token: string;
 let workerKey: string;
 let revokedKey: string;
-const expressHandle = express.application.handle;
+// `handle` is express's (lib/application.js), not in its type declarations.
+const application = express.application as unknown as { handle: (...args: unknown[]) => unknown };
+const expressHandle = application.handle;
 let expressEntered = 0;
 
 beforeAll(async () => {
-  express.application.handle = function counted(this: unknown, ...args: unknown[]) {
+  application.handle = function counted(this: unknown, ...args: unknown[]) {
     expressEntered += 1;
-    return (expressHandle as (...a: unknown[]) => unknown).apply(this, args);
+    return expressHandle.apply(this, args);
   };
   app = makeTestApp();
   const owner = app.addUser('Gate Owner');
@@ -34,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await app?.close();
-  express.application.handle = expressHandle;
+  application.handle = expressHandle;
 });
 beforeEach(() => {
   expressEntered = 0;
