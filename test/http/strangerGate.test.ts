@@ -48,12 +48,13 @@ interface Answer {
   body: unknown;
 }
 
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+/** `fresh`: a connection of its own (node:http's parsers are pooled across connections). */
+function send(method: string, path: string, headers: Record<string, string>, body?: string, fresh = false): Promise<Answer> {
   const u = new URL(server.url);
   return new Promise((resolve, reject) => {
     const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
     if (body !== undefined) all['content-length'] = String(Buffer.byteLength(body));
-    const req = request({ host: u.hostname, port: u.port, method, path, headers: all }, (res) => {
+        const req = request({ host: u.hostname, port: u.port, method, path, headers: all, ...(fresh ? { agent: false } : {}) }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
@@ -120,4 +121,14 @@ describe('what the gate does not settle goes on to its route', () => {
     expect(ping.body).toMatchObject({ jsonrpc: '2.0', id: 1, result: {} });
     expect(expressEntered).toBe(2);
   });
+});
+
+test('after strangers whose body bytes node:http did not copy, later connections still read their bodies whole', async () => {
+  // A refusal empties the socket parser's body callback (facade/http.ts skipBodyCopies) and gives it back
+  // on close; node reuses those parsers for new connections. Each ping's answer carries the id from its body.
+  for (let i = 1; i <= 12; i += 1) {
+    expect((await send('POST', '/fishnet/analysis/job-1', {}, '['.repeat(30_000), true)).status).toBe(401);
+    const ping = await send('POST', '/api/mcp', { accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' }), true);
+    expect(ping.body).toMatchObject({ jsonrpc: '2.0', id: i, result: {} });
+  }
 });
