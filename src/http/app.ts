@@ -98,7 +98,7 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   });
   // In front of the app, on node:http: the documents' bytes, the tool routes (see rest.ts for why), and
   // the refusal of strangers on the routes express serves (strangerGate.ts: before express's own cost).
-  const front = [documentsByPath(documents), restHandler(tools, deps, base), strangerGate(deps, dashboard.routes)];
+  const front = [documentsByPath(documents), restHandler(tools, deps, base), strangerGate(deps, dashboard.routes, app)];
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse) => {
       const target = requestTarget(req.url ?? '/');

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SESSION_COOKIE } from '../auth/sessions.js';
 import { bearerToken, TOKEN_PATTERN, verifyToken } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, WORKER_KEY_PATTERN } from '../auth/workerKeys.js';
@@ -18,6 +19,8 @@ const FISHNET_GET = /^\/fishnet\/(?:key|status)\/?$/i;
 const FISHNET_POST = /^\/fishnet\/(?:acquire|analysis\/[^/]+|abort\/[^/]+)\/?$/i;
 const MCP = /^\/api\/mcp\/?$/i;
 const SETTINGS_SPACE = /^\/api\/v1\/(?:settings|prep)(?:\/|$)/i;
+/** The body type body-parser's JSON parser reads (MCP's: express.json's default type). */
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**
  * Strangers refused on node:http, before the express app (issue 44 item 2). The routes behind express
@@ -27,13 +30,14 @@ const SETTINGS_SPACE = /^\/api\/v1\/(?:settings|prep)(?:\/|$)/i;
  * those routes whose credential is missing or verifies nobody gets the route's own refusal, the same
  * status, headers and body (encoded once, at start), with its connection closed unread. A request this
  * cannot settle cheaply goes on to its route, which decides as before: a session cookie (the route checks
- * its origin first), an MCP message small enough to be read without a token, a live credential.
+ * its origin first), an MCP message small enough to be read without a token, a live credential. `route` is
+ * the express app, for the one request this hands on later (a chunked anonymous MCP message).
  *
  * An unknown well-formed token costs its fingerprint and one indexed read (src/auth/tokens.ts): no
  * negative cache, so a token issued a moment ago, in any process, is never refused.
  * The REST facade refuses its strangers itself, already on node:http (rest.ts); this runs after it.
  */
-export function strangerGate(deps: AppDeps, settingsRoutes: readonly SettingsRoute[]): FrontHandler {
+export function strangerGate(deps: AppDeps, settingsRoutes: readonly SettingsRoute[], route: (req: IncomingMessage, res: ServerResponse) => void): FrontHandler {
   const noStore: [string, string] = ['Cache-Control', 'no-store'];
   const bearer: [string, string] = ['WWW-Authenticate', 'Bearer'];
   const fishnetUnknown = prepareRefusal(401, FishnetRefusals.keyRequired, [noStore]);
@@ -58,14 +62,20 @@ export function strangerGate(deps: AppDeps, settingsRoutes: readonly SettingsRou
       return true;
     }
     if (method === 'POST' && MCP.test(path)) {
-      // Only what src/mcp/http.ts would refuse 401 before reading: a declared body past the anonymous
-      // allowance and within the body limit (past it: 413), on an allowed Host without an Origin (the
-      // route's origin guard answers those). A chunked message is read up to the allowance by the route.
-      const declared = Number(req.headers['content-length']);
-      if (!(declared > ANONYMOUS_MCP_BODY_LIMIT_BYTES && declared <= JSON_BODY_LIMIT_BYTES)) return false;
+      // Only what src/mcp/http.ts would refuse 401, on an allowed Host without an Origin (the route's origin
+      // guard answers those) and without a live token: a declared body past the anonymous allowance and within
+      // the body limit (past it: 413) before reading; a chunked JSON one once more than the allowance has come.
       if (req.headers.origin !== undefined || !allowedHosts.has(hostnameOf(req.headers.host ?? ''))) return false;
+      const length = req.headers['content-length'];
+      const declared = Number(length);
+      const chunked = length === undefined && req.headers['transfer-encoding'] !== undefined && JSON_TYPE.test(req.headers['content-type'] ?? '');
+      if (!chunked && !(declared > ANONYMOUS_MCP_BODY_LIMIT_BYTES && declared <= JSON_BODY_LIMIT_BYTES)) return false;
       if (authorization !== undefined && verifyToken(deps.store, bearerToken(authorization), deps.clock)) return false;
-      sendRefusal(req, res, mcpStranger);
+      if (!chunked) sendRefusal(req, res, mcpStranger);
+      // The body bytes that came with the head are parsed once this listener returns: by the next turn they
+      // wait, unread, in the request. Past the allowance already: refused without express. Otherwise the
+      // route reads the message (and still refuses it at the allowance, src/mcp/http.ts).
+      else setImmediate(() => (req.readableLength > ANONYMOUS_MCP_BODY_LIMIT_BYTES ? sendRefusal(req, res, mcpStranger) : route(req, res)));
       return true;
     }
     if (!SETTINGS_SPACE.test(path)) return false;

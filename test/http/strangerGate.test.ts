@@ -132,3 +132,29 @@ test('after strangers whose body bytes node:http did not copy, later connections
     expect(ping.body).toMatchObject({ jsonrpc: '2.0', id: i, result: {} });
   }
 });
+
+/** A body sent chunked (no Content-Length): written, then ended. */
+function chunked(path: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  const u = new URL(server.url);
+  return new Promise((resolve) => {
+    const req = request({ host: u.hostname, port: u.port, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+    });
+    req.on('error', () => undefined); // the server may close the socket under the rest of a refused body
+    req.write(body);
+    req.end();
+  });
+}
+
+test('MCP: a chunked message without a token, past the allowance in its first bytes, is refused before express; a small one is read', async () => {
+  const a = await chunked('/api/mcp', { accept: 'application/json, text/event-stream' }, `{"pad":"${'p'.repeat(40_000)}"}`);
+  expect(a.status).toBe(401);
+  expect(a.body).toEqual({ error: `${NO_TOKEN}; without one a message may carry at most 16384 bytes` });
+  expect(a.headers.connection).toBe('close');
+  expect(expressEntered).toBe(0);
+  const ping = await chunked('/api/mcp', { accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }));
+  expect(ping.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: {} });
+  expect(expressEntered).toBe(1);
+});
