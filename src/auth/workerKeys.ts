@@ -3,6 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
 import { workerKeys, type WorkerKeyHolder } from '../store/schema/index.js';
+import { preparedOnce } from '../store/prepared.js';
 import { fingerprint } from './tokens.js';
 
 /**
@@ -36,22 +37,24 @@ export function issueWorkerKey(store: Store, clock: Clock, userId: string, name:
   return { name, key };
 }
 
+/**
+ * A key's row by its fingerprint (unique), prepared once per store: a flood of strangers with made-up keys
+ * costs one indexed read each, not a query built and prepared per request (src/http/strangerGate.ts).
+ */
+const keyQuery = (_db: Store['db'], sqlite: Store['sqlite']) =>
+  sqlite.prepare<[string], WorkerKeyHolder & { revokedAt: string | null }>('SELECT id, user_id AS userId, name, revoked_at AS revokedAt FROM worker_keys WHERE fingerprint = ?');
+
 /** The live key's holder, or null: malformed, unknown and revoked keys look the same. */
 export function verifyWorkerKey(store: Store, key: string | undefined): WorkerKeyHolder | null {
   if (!key || !WORKER_KEY_PATTERN.test(key)) return null;
-  return (
-    store.db
-      .select({ id: workerKeys.id, userId: workerKeys.userId, name: workerKeys.name })
-      .from(workerKeys)
-      .where(and(eq(workerKeys.fingerprint, fingerprint(key)), isNull(workerKeys.revokedAt)))
-      .get() ?? null
-  );
+  const row = preparedOnce(store, keyQuery).get(fingerprint(key));
+  return row && row.revokedAt === null ? { id: row.id, userId: row.userId, name: row.name } : null;
 }
 
 /** Whether this key was issued and has been revoked (fishnet's 403 "key disabled", apart from 401 "unknown key"). */
 export function isRevokedWorkerKey(store: Store, key: string): boolean {
   if (!WORKER_KEY_PATTERN.test(key)) return false;
-  return Boolean(store.sqlite.prepare('SELECT 1 FROM worker_keys WHERE fingerprint = ? AND revoked_at IS NOT NULL').get(fingerprint(key)));
+  return Boolean(preparedOnce(store, keyQuery).get(fingerprint(key))?.revokedAt);
 }
 
 /** Revokes the owner's live key of that name; false when there is none. Refused from the next request on, in every process. */

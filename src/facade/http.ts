@@ -61,14 +61,87 @@ export function refuseBeforeBody(req: IncomingMessage, res: ServerResponse, stat
   const body = JSON.stringify({ error: message });
   if (hasBody(req)) {
     res.setHeader('Connection', 'close');
-    // Stop reading the socket now (what arrives stays in the kernel's buffer, unparsed) and drop it once
-    // the answer is written: the sender gets a reset instead of a server reading its megabyte to the end.
-    req.socket.pause();
-    res.once('finish', () => req.socket.destroy());
+    stopReading(req, res);
   }
   for (const name in headers) res.setHeader(name, headers[name]);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * Stop reading the socket now (what arrives stays in the kernel's buffer, unparsed) and drop it once the
+ * answer is written: the sender gets a reset instead of a server reading its megabyte to the end.
+ */
+function stopReading(req: IncomingMessage, res: ServerResponse): void {
+  req.socket.pause();
+  res.once('finish', dropSocket);
+  skipBodyCopies(req);
+}
+
+/** node:http's parser of a socket (`socket.parser`, not in Node's types), whose `[kOnBody]` gets each body piece. */
+interface SocketParser {
+  constructor: { kOnBody?: number };
+  [slot: number]: unknown;
+}
+
+/**
+ * The rest of the bytes node:http has already read with the head (up to 64 KiB, one socket read) are still
+ * parsed after this request's listener returns, and node's parser copies each body piece into a new Buffer for
+ * its `kOnBody` callback, unless that slot holds no function (node_http_parser.cc `on_body`: "if
+ * (!cb->IsFunction()) return 0;" before `Buffer::Copy`). A stranger's 64 KiB copy is garbage at once, but it
+ * is external memory, and a flood of them drove a full collection of the server's whole heap every
+ * 200–400 ms (`--trace-gc`: Mark-Compact, 5–28 ms pauses). The slot is emptied for this socket's parser and
+ * given back when the socket closes (node puts the parser back in its pool on 'close', before this listener
+ * runs, and takes it out again only for a later connection). Node internals: a parser without the slot is
+ * left alone.
+ */
+function skipBodyCopies(req: IncomingMessage): void {
+  const parser = (req.socket as unknown as { parser?: SocketParser | null }).parser;
+  const slot = parser?.constructor.kOnBody;
+  if (!parser || slot === undefined) return;
+  const onBody = parser[slot];
+  if (typeof onBody !== 'function') return;
+  parser[slot] = null;
+  req.socket.once('close', () => {
+    parser[slot] = onBody;
+  });
+}
+
+// One listener for every refusal (no closure per request). node:http detaches the socket from the
+// answer on 'finish' before this runs, so it is reached through the request.
+function dropSocket(this: ServerResponse): void {
+  this.req.socket.destroy();
+}
+
+/**
+ * A refusal encoded once, for the refusals a flood repeats (src/http/strangerGate.ts): the same answer as
+ * `refuseBeforeBody(req, res, status, message, headers)`, with the body's bytes and the header block built
+ * at start instead of per request. `headers` come first, in their order (a route's Cache-Control).
+ */
+export interface PreparedRefusal {
+  status: number;
+  body: Buffer;
+  /** Header name/value pairs, flat, for a request without a body (the connection is kept). */
+  keep: readonly string[];
+  /** The same with `Connection: close`, for a request with a body. */
+  close: readonly string[];
+}
+
+export function prepareRefusal(status: number, message: string, headers: Array<[string, string]> = []): PreparedRefusal {
+  const body = Buffer.from(JSON.stringify({ error: message }));
+  const cache = headers.filter(([name]) => name === 'Cache-Control').flat();
+  const rest = headers.filter(([name]) => name !== 'Cache-Control').flat();
+  const tail = [...rest, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
+  return { status, body, keep: [...cache, ...tail], close: [...cache, 'Connection', 'close', ...tail] };
+}
+
+/** Sends a prepared refusal, closing the connection under a body as `refuseBeforeBody` does. */
+export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: PreparedRefusal): void {
+  if (hasBody(req)) {
+    stopReading(req, res);
+    res.writeHead(refusal.status, refusal.close as string[]);
+  } else res.writeHead(refusal.status, refusal.keep as string[]);
+  res.end(refusal.body);
 }
 
 /** Whether a request comes with a body (a non-zero Content-Length or a chunked one). */

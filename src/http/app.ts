@@ -13,6 +13,7 @@ import { documentsByPath, staticDocument, type DocumentHandler } from './staticD
 import { requestTarget } from './front.js';
 import { under } from './gate.js';
 import { shareRouter } from './sharePage.js';
+import { strangerGate } from './strangerGate.js';
 import { createDashboard } from './dashboard.js';
 import { asApiError } from '../errors.js';
 import { cliCommand, stdioCommandLine } from '../services/accounts/index.js';
@@ -95,8 +96,9 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
     console.error(err);
     res.status(500).json({ error: 'internal error; the server log has details' });
   });
-  // In front of the app, on node:http: the documents' bytes and the tool routes (see rest.ts for why).
-  const front = [documentsByPath(documents), restHandler(tools, deps, base)];
+  // In front of the app, on node:http: the documents' bytes, the tool routes (see rest.ts for why), and
+  // the refusal of strangers on the routes express serves (strangerGate.ts: before express's own cost).
+  const front = [documentsByPath(documents), restHandler(tools, deps, base), strangerGate(deps, dashboard.routes, app)];
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse) => {
       const target = requestTarget(req.url ?? '/');

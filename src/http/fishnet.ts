@@ -12,6 +12,13 @@ import { abortWork, acquireWork, describeProtocolIssues, leaveWork, queueStatus,
  */
 export const FISHNET_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The refusals of a request without a worker key that opens these routes (also sent by src/http/strangerGate.ts). */
+export const FishnetRefusals = {
+  keyRequired: 'a worker key is required (Authorization: Bearer KEY; `chess-footprint worker-key create --name NAME` makes one)',
+  personalToken: 'a personal token opens no /fishnet/ route: create a worker key (`chess-footprint worker-key create --name NAME`)',
+  revoked: 'this worker key was revoked',
+} as const;
+
 function fail(res: Response, status: number, error: string): void {
   res.status(status).json({ error });
 }
@@ -44,9 +51,9 @@ export function fishnetRouter(deps: AppDeps): Router {
     const key = bearerToken(req.headers.authorization);
     const holder: WorkerKeyHolder | null = verifyWorkerKey(deps.store, key);
     if (!holder) {
-      if (key && TOKEN_PATTERN.test(key)) refuseBeforeBody(req, res, 403, 'a personal token opens no /fishnet/ route: create a worker key (`chess-footprint worker-key create --name NAME`)');
-      else if (key && isRevokedWorkerKey(deps.store, key)) refuseBeforeBody(req, res, 403, 'this worker key was revoked');
-      else refuseBeforeBody(req, res, 401, 'a worker key is required (Authorization: Bearer KEY; `chess-footprint worker-key create --name NAME` makes one)');
+      if (key && TOKEN_PATTERN.test(key)) refuseBeforeBody(req, res, 403, FishnetRefusals.personalToken);
+      else if (key && isRevokedWorkerKey(deps.store, key)) refuseBeforeBody(req, res, 403, FishnetRefusals.revoked);
+      else refuseBeforeBody(req, res, 401, FishnetRefusals.keyRequired);
       return null;
     }
     const call: WorkerCall = { store: deps.store, clock: deps.clock, settings: deps.config.reviewWorkers, holder, userAgent: String(req.headers['user-agent'] ?? '') };

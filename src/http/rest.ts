@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AnyTool } from '../../tools/defineTool.js';
 import { bearerToken, verifyToken } from '../auth/tokens.js';
 import type { AppDeps, Caller, User } from '../context.js';
-import { hasBody, JSON_BODY_LIMIT_BYTES, refuseBeforeBody, refusedOversize, tooDeepMessage, verifyDepth } from '../facade/http.js';
+import { hasBody, JSON_BODY_LIMIT_BYTES, prepareRefusal, refuseBeforeBody, refusedOversize, sendRefusal, tooDeepMessage, verifyDepth } from '../facade/http.js';
 import { invokeTool, unauthorizedMessage, type Outcome } from '../facade/invoke.js';
 import { isKeptResult } from '../services/common/index.js';
 import type { FrontHandler } from './front.js';
@@ -95,6 +95,8 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
     byMethod.set(tool.rest.method, list);
   }
   const json = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: () => true, verify: verifyDepth });
+  // A personal tool's refusal of a caller without a live credential, encoded once (a flood repeats it).
+  const stranger = prepareRefusal(401, unauthorizedMessage({ surface: 'rest', key: '' }), [['WWW-Authenticate', 'Bearer']]);
 
   const answer = async (route: RestRoute, rawParams: readonly string[], query: string, req: IncomingMessage, res: ServerResponse) => {
     const { tool } = route;
@@ -108,7 +110,7 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
     let user: User | null = null;
     if (tool.access === 'personal') {
       user = session ? session.user : verifyToken(deps.store, bearerToken(req.headers.authorization), deps.clock);
-      if (!user) return refuseBeforeBody(req, res, 401, unauthorizedMessage(caller), { 'WWW-Authenticate': 'Bearer' });
+      if (!user) return sendRefusal(req, res, stranger);
     }
     const params = decodeParams(rawParams);
     if (!params) return error(res, 400, 'a path segment is not valid percent-encoded UTF-8');
@@ -163,6 +165,11 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
     for (const route of byMethod.get(req.method === 'HEAD' ? 'GET' : (req.method ?? '')) ?? []) {
       const params = route.match(path);
       if (!params) continue;
+      // No credential of any kind on a personal tool: refused here, before the request's own work begins.
+      if (route.tool.access === 'personal' && req.headers.authorization === undefined && req.headers.cookie === undefined) {
+        sendRefusal(req, res, stranger);
+        return true;
+      }
       answer(route, params, query, req, res).catch((err: unknown) => {
         // An unexpected fault: say so plainly, keep the details in the server log.
         console.error(`[${route.tool.name}]`, err);

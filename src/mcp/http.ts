@@ -7,7 +7,7 @@ import { Messages } from '../errors.js';
 import { JSON_BODY_LIMIT_BYTES, noStore, refuseBeforeBody, refuseDeclaredOversize, verifyDepth } from '../facade/http.js';
 import { createMcpServer } from './server.js';
 
-function hostnameOf(hostHeader: string): string {
+export function hostnameOf(hostHeader: string): string {
   // "[::1]:3000" → "[::1]", "localhost:3000" → "localhost"
   const m = /^(\[[^\]]+\]|[^:]+)(:\d+)?$/.exec(hostHeader.trim().toLowerCase());
   return m ? m[1] : '';
@@ -50,6 +50,9 @@ export function originGuard(allowedHosts: readonly string[], allowedOrigins: rea
  */
 export const ANONYMOUS_MCP_BODY_LIMIT_BYTES = 16 * 1024;
 
+/** The 401 of a message without a verified owner past ANONYMOUS_MCP_BODY_LIMIT_BYTES (also sent by src/http/strangerGate.ts). */
+export const anonymousOversizeMessage = `${Messages.unauthorized}; without one a message may carry at most ${ANONYMOUS_MCP_BODY_LIMIT_BYTES} bytes`;
+
 /**
  * Who is asking, before the body is read (issue 44 item 2). MCP admits a message without a verified owner
  * (initialize, the listings, the public tools; a personal tool then answers its 401 as an `isError`
@@ -60,13 +63,26 @@ export const ANONYMOUS_MCP_BODY_LIMIT_BYTES = 16 * 1024;
 function authenticateFirst(deps: AppDeps) {
   const anonymous = express.json({ limit: ANONYMOUS_MCP_BODY_LIMIT_BYTES, verify: verifyDepth });
   const signed = express.json({ limit: JSON_BODY_LIMIT_BYTES, verify: verifyDepth });
-  const refusal = `${Messages.unauthorized}; without one a message may carry at most ${ANONYMOUS_MCP_BODY_LIMIT_BYTES} bytes`;
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.headers.authorization !== undefined && verifyToken(deps.store, bearerToken(req.headers.authorization), deps.clock)) return signed(req, res, next);
-    if (Number(req.headers['content-length']) > ANONYMOUS_MCP_BODY_LIMIT_BYTES) return refuseBeforeBody(req, res, 401, refusal, { 'WWW-Authenticate': 'Bearer' });
+    if (Number(req.headers['content-length']) > ANONYMOUS_MCP_BODY_LIMIT_BYTES) return refuseBeforeBody(req, res, 401, anonymousOversizeMessage, { 'WWW-Authenticate': 'Bearer' });
+    // Past its limit body-parser reads the rest of the body before it reports the error (its read.js dumps
+    // the request, to keep the connection usable): a stranger's megabyte would be read whole. The bytes are
+    // counted as they arrive instead, and the refusal sent at the limit, the socket closed unread.
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= ANONYMOUS_MCP_BODY_LIMIT_BYTES || res.headersSent) return;
+      req.off('data', count);
+      refuseBeforeBody(req, res, 401, anonymousOversizeMessage, { 'WWW-Authenticate': 'Bearer' });
+    };
+    // Only a body body-parser reads (JSON): any other is left unread, as before.
+    if (req.is('application/json')) req.on('data', count);
     anonymous(req, res, (err?: unknown) => {
+      req.off('data', count);
+      if (res.headersSent) return;
       if ((err as { type?: string } | undefined)?.type !== 'entity.too.large') return next(err);
-      refuseBeforeBody(req, res, 401, refusal, { 'WWW-Authenticate': 'Bearer' });
+      refuseBeforeBody(req, res, 401, anonymousOversizeMessage, { 'WWW-Authenticate': 'Bearer' });
     });
   };
 }

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { setPriority } from 'node:os';
 
 /**
  * The strangers of the unauthenticated-flood bench (unauthFlood.ts), run as their own process:
@@ -6,9 +7,16 @@ import { request } from 'node:http';
  * a 1 MiB JSON body nested half a million levels deep (`[[[…]]]`, the worst text for a parser), no
  * Authorization, to the routes that read large bodies (a fishnet submission, 1 MiB allowed; the
  * repertoire, about 1.1 MB allowed) with the size declared, and to the MCP and REST facades chunked (so
- * their refusal of a declared oversize body does not apply). Prints `{ "path status": count }` at the end.
+ * their refusal of a declared oversize body does not apply). Prints `{ "path status": count }` at the end,
+ * with this process's own CPU time under `cpu ms`. A fourth argument, a nice value, lowers this process's
+ * priority (os.setPriority): the bench's variant that keeps the strangers' own writing off the server's CPU
+ * ('-' leaves it). A fifth, requests per second for all clients together, paces them (none: each sends its
+ * next request as soon as the last is answered, so the faster the refusal, the heavier the flood).
  */
-const [url, seconds, clients] = process.argv.slice(2);
+const [url, seconds, clients, nice, perSecond] = process.argv.slice(2);
+if (nice !== undefined && nice !== '-') setPriority(Number(nice));
+/** Milliseconds between one client's requests when paced. */
+const interval = perSecond === undefined ? 0 : (1000 * Number(clients)) / Number(perSecond);
 const MIB = 1024 * 1024;
 const BODY = Buffer.from('['.repeat(MIB / 2) + ']'.repeat(MIB / 2));
 const TARGETS: Array<{ method: string; path: string; chunked: boolean }> = [
@@ -22,7 +30,10 @@ const until = performance.now() + Number(seconds) * 1000;
 const statuses: Record<string, number> = {};
 
 async function stranger(first: number): Promise<void> {
+  const start = performance.now() + (interval * first) / Number(clients);
   for (let i = first; performance.now() < until; i += 1) {
+    const due = start + interval * (i - first);
+    if (interval && performance.now() < due) await new Promise((r) => setTimeout(r, due - performance.now()));
     const t = TARGETS[i % TARGETS.length];
     const status = await new Promise<string>((done) => {
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -43,4 +54,5 @@ async function stranger(first: number): Promise<void> {
 }
 
 await Promise.all(Array.from({ length: Number(clients) }, (_, k) => stranger(k)));
-process.stdout.write(JSON.stringify(statuses));
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ ...statuses, 'cpu ms': Math.round((cpu.user + cpu.system) / 1000) }));

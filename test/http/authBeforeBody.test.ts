@@ -126,6 +126,16 @@ describe('a request from nobody known is refused before its body is read', () =>
     expect(await unfinished('POST', '/api/mcp', { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` }, '[', 200_000, 500)).toBe('no answer');
   });
 
+  test('MCP: a chunked message without a token is refused at the anonymous limit, not read to its end', async () => {
+    // 32 KiB sent of a body that never ends: body-parser, past its limit, would read on to the end before
+    // reporting the error (its read.js dumps the request), so the refusal never came.
+    const answer = await unfinished('POST', '/api/mcp', { accept: 'application/json, text/event-stream' }, `{"pad":"${'p'.repeat(32 * 1024)}`);
+    expect(answer).not.toBe('no answer');
+    expect((answer as Answer).status).toBe(401);
+    expect((answer as Answer).headers.connection).toBe('close');
+    expect(JSON.parse((answer as Answer).body).error).toContain('at most 16384 bytes');
+  });
+
   test('the owner\'s request is still read and answered (the refusal is for strangers only)', async () => {
     const a = await whole('POST', '/api/v1/me/coaching/entries', { authorization: `Bearer ${token}` }, JSON.stringify({ kind: 'note', text: 'x' }));
     expect(a.status).not.toBe(401);
