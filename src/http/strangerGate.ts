@@ -16,7 +16,7 @@ import { readCookie } from './sessionAuth.js';
 // ignored, one trailing slash): fishnet's keyed routes (fishnet.ts; `GET /fishnet/key/:key`, the legacy
 // check, takes no key), and MCP's one POST route (src/mcp/http.ts).
 const FISHNET_GET = /^\/fishnet\/(?:key|status)\/?$/i;
-const FISHNET_POST = /^\/fishnet\/(?:acquire|analysis\/[^/]+|abort\/[^/]+)\/?$/i;
+const FISHNET_POST = /^\/fishnet\/(?:acquire|analysis\/[^/]+|abort\/[^/]+|leave)\/?$/i;
 const MCP = /^\/api\/mcp\/?$/i;
 const SETTINGS_SPACE = /^\/api\/v1\/(?:settings|prep)(?:\/|$)/i;
 /** The body type body-parser's JSON parser reads (MCP's: express.json's default type). */

@@ -74,6 +74,7 @@ describe('strangers are refused before express, with the route\'s own answer', (
     { name: 'fishnet acquire, unknown key', method: 'POST', path: '/fishnet/acquire', auth: () => 'Bearer cfpw_' + 'u'.repeat(43), body: '{}', status: 401, error: WORKER_KEY_REQUIRED, bearer: false, noStore: true },
     { name: 'fishnet status, malformed key', method: 'GET', path: '/fishnet/status', auth: () => 'Bearer nope', status: 401, error: WORKER_KEY_REQUIRED, bearer: false, noStore: true },
     { name: 'fishnet abort, a personal token', method: 'POST', path: '/FISHNET/abort/job-1/', auth: () => `Bearer ${token}`, body: '{}', status: 403, error: 'a personal token opens no /fishnet/ route: create a worker key (`chess-footprint worker-key create --name NAME`)', bearer: false, noStore: true },
+    { name: 'fishnet leave (ours), no key', method: 'POST', path: '/fishnet/leave', body: '{}', status: 401, error: WORKER_KEY_REQUIRED, bearer: false, noStore: true },
     { name: 'fishnet key check, a revoked key', method: 'GET', path: '/fishnet/key', auth: () => `Bearer ${revokedKey}`, status: 403, error: 'this worker key was revoked', bearer: false, noStore: true },
     { name: 'prep API, no credential', method: 'PUT', path: '/api/v1/prep/repertoire/white', body: '{"pgn":"1. e4"}', status: 401, error: NO_TOKEN, bearer: true, noStore: false },
     { name: 'prep API, a random token', method: 'PUT', path: '/api/v1/prep/repertoire/white', auth: () => randomToken, body: '{"pgn":"1. e4"}', status: 401, error: NO_TOKEN, bearer: true, noStore: false },
