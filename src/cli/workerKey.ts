@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
 import { issueWorkerKey, WorkerKeyError } from '../auth/workerKeys.js';
 import { listWorkerKeys, revokeKey } from '../services/workers/index.js';
-import { storeCommand } from '../services/accounts/index.js';
+import { shellWords, storeCommand } from '../services/accounts/index.js';
 import { fail, requireAccount, storeOptions, withApp, type StoreOptions } from './common.js';
 import { cliCommand } from './banner.js';
 import { EXIT } from './errors.js';
-
-/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
-export const shellWord = (w: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
 /**
  * What to do with a new key on its machine: kept in a file (0600) or the environment, never on a command line, where
@@ -67,7 +64,7 @@ export function registerWorkerKeyCommands(program: Command): void {
         console.error(`revoked ${name}${jobs}; ${out.openingLines} opening answer${out.openingLines === 1 ? '' : 's'} it left dropped`);
         console.log(
           out.reviews
-            ? `${name} made ${out.reviews} review${out.reviews === 1 ? '' : 's'}, kept; to review ${out.reviews === 1 ? 'it' : 'them'} again on this machine: ${cliCommand()} review --by-key ${shellWord(name)} --data-dir ${shellWord(deps.config.dataDir)}`
+            ? `${name} made ${out.reviews} review${out.reviews === 1 ? '' : 's'}, kept; to review ${out.reviews === 1 ? 'it' : 'them'} again on this machine: ${storeCommand(deps.config.dataDir, `review --by-key ${shellWords([name])}`)}`
             : `${name} made no review`,
         );
       });

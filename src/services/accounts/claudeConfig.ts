@@ -21,7 +21,7 @@ export function cliCommand(): string {
 }
 
 /** Words as a POSIX shell reads them back: a word of safe characters as is, any other in single quotes. */
-const shellWords = (words: readonly string[]) => words.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+export const shellWords = (words: readonly string[]) => words.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 
 /**
  * A command of this CLI that works as printed on the store it came from (issue 45: every printed
