@@ -1,5 +1,5 @@
 import { and, eq, gte, isNotNull } from 'drizzle-orm';
-import { DAY_MS, RANGE_DAYS, round3 } from '../common/index.js';
+import { DAY_MS, RANGE_DAYS, round2, round3 } from '../common/index.js';
 import type { z } from 'zod';
 import type { Classification } from '../../../schemas/common.js';
 import { WeaknessInput, type WeaknessBucket, type WeaknessProfile, WEAKNESS_DIMENSIONS } from '../../../schemas/analysis.js';
@@ -122,7 +122,7 @@ export function weaknessProfile(reviewed: readonly ReviewedGame[]): Omit<Weaknes
       moves: b.moves,
       errors: b.errors,
       errorRate: b.moves ? round3(b.errors / b.moves) : 0,
-      excessErrors: Math.round((b.errors - overall * b.moves) * 100) / 100,
+      excessErrors: round2(b.errors - overall * b.moves),
     };
     if (b.games.size < MIN_GAMES_TO_RANK) lowSample.push(bucket);
     else if (key === 'clock:unknown') unranked.push({ ...bucket, reason: 'clock-unknown' });
