@@ -1,7 +1,7 @@
 import type { ProblemLines } from '../../../schemas/aggregates.js';
 import type { PersonalCtx } from '../../context.js';
 import type { Store } from '../../store/db.js';
-import { memoByOwner } from '../common/index.js';
+import { memoByOwner, round2 } from '../common/index.js';
 import { STATS_CAP } from './chessStats.js';
 
 export const MIN_PLIES = 6;
@@ -32,7 +32,6 @@ interface Node {
 
 const node = (): Node => ({ children: new Map(), games: 0, points2: 0, win: 0, draw: 0, loss: 0, examples: [] });
 const round1 = (x: number) => Math.round(x * 10) / 10;
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 type Line = ProblemLines['lines'][number];
 
