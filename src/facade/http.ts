@@ -72,7 +72,7 @@ export function refuseBeforeBody(req: IncomingMessage, res: ServerResponse, stat
  * Stop reading the socket now (what arrives stays in the kernel's buffer, unparsed) and drop it once the
  * answer is written: the sender gets a reset instead of a server reading its megabyte to the end.
  */
-function stopReading(req: IncomingMessage, res: ServerResponse): void {
+export function stopReading(req: IncomingMessage, res: ServerResponse): void {
   req.socket.pause();
   res.once('finish', dropSocket);
   skipBodyCopies(req);
@@ -135,10 +135,13 @@ export function prepareRefusal(status: number, message: string, headers: Array<[
   return { status, body, keep: [...cache, ...tail], close: [...cache, 'Connection', 'close', ...tail] };
 }
 
-/** Sends a prepared refusal, closing the connection under a body as `refuseBeforeBody` does. */
-export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: PreparedRefusal): void {
-  if (hasBody(req)) {
-    stopReading(req, res);
+/**
+ * Sends a prepared refusal, closing the connection under a body as `refuseBeforeBody` does. `stopped`: the
+ * socket was already stopped (`stopReading`, a paced stranger), so the connection closes, body or not.
+ */
+export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: PreparedRefusal, stopped = false): void {
+  if (stopped || hasBody(req)) {
+    if (!stopped) stopReading(req, res);
     res.writeHead(refusal.status, refusal.close as string[]);
   } else res.writeHead(refusal.status, refusal.keep as string[]);
   res.end(refusal.body);

@@ -14,6 +14,7 @@ import { requestTarget } from './front.js';
 import { under } from './gate.js';
 import { shareRouter } from './sharePage.js';
 import { strangerGate } from './strangerGate.js';
+import { strangerPace, type StrangerPaceOptions } from './strangerPace.js';
 import { createDashboard } from './dashboard.js';
 import { asApiError } from '../errors.js';
 import { cliCommand, stdioCommandLine } from '../services/accounts/index.js';
@@ -21,6 +22,8 @@ import { cliCommand, stdioCommandLine } from '../services/accounts/index.js';
 export interface HttpOptions {
   /** Absolute base used in discovery documents and links, e.g. http://127.0.0.1:3000 */
   baseUrl: string;
+  /** How strangers' refusals are paced (strangerPace.ts); the defaults unless given (tests). */
+  strangerPace?: Partial<StrangerPaceOptions>;
 }
 
 /** The whole HTTP surface as one node:http request listener. */
@@ -98,7 +101,8 @@ export function createHttpApp(tools: readonly AnyTool[], deps: AppDeps, opts: Ht
   });
   // In front of the app, on node:http: the documents' bytes, the tool routes (see rest.ts for why), and
   // the refusal of strangers on the routes express serves (strangerGate.ts: before express's own cost).
-  const front = [documentsByPath(documents), restHandler(tools, deps, base), strangerGate(deps, dashboard.routes, app)];
+  const refuseStranger = strangerPace(opts.strangerPace);
+  const front = [documentsByPath(documents), restHandler(tools, deps, base, refuseStranger), strangerGate(deps, dashboard.routes, app, refuseStranger)];
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse) => {
       const target = requestTarget(req.url ?? '/');

@@ -28,7 +28,7 @@ export async function listen(
   const { port } = server.address() as AddressInfo;
   const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   if (!baseUrl) baseUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
-  handler = createHttpApp(tools, deps, { baseUrl });
+  handler = createHttpApp(tools, deps, { baseUrl, strangerPace: opts.strangerPace });
   return {
     url: baseUrl,
     server,

@@ -4,13 +4,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AnyTool } from '../../tools/defineTool.js';
 import { bearerToken, verifyToken } from '../auth/tokens.js';
 import type { AppDeps, Caller, User } from '../context.js';
-import { hasBody, JSON_BODY_LIMIT_BYTES, prepareRefusal, refuseBeforeBody, refusedOversize, sendRefusal, tooDeepMessage, verifyDepth } from '../facade/http.js';
+import { hasBody, JSON_BODY_LIMIT_BYTES, prepareRefusal, refuseBeforeBody, refusedOversize, tooDeepMessage, verifyDepth } from '../facade/http.js';
 import { invokeTool, unauthorizedMessage, type Outcome } from '../facade/invoke.js';
 import { isKeptResult } from '../services/common/index.js';
 import type { FrontHandler } from './front.js';
 import { pathsUnder } from './pathMatch.js';
 import { restRoute, type RestRoute } from './restRoute.js';
 import { crossOriginMessage, requestProtocol, requestSession } from './sessionAuth.js';
+import type { RefuseStranger } from './strangerPace.js';
 
 /** Every tool's REST path lies under this prefix (spec section 9). */
 export const REST_PREFIX = '/api/v1';
@@ -86,7 +87,7 @@ function decodeParams(raw: readonly string[]): string[] | null {
  * (issue 13). Semantics are express's: case-insensitive paths, one trailing slash, HEAD for GET,
  * `querystring` parsing (the app's "simple" parser), percent-decoded parameters, body-parser's JSON.
  */
-export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: string): FrontHandler {
+export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: string, refuseStranger: RefuseStranger): FrontHandler {
   const byMethod = new Map<string, RestRoute[]>();
   for (const tool of tools) {
     if (!tool.rest.path.startsWith(`${REST_PREFIX}/`)) throw new Error(`${tool.name}: its REST path ${tool.rest.path} is not under ${REST_PREFIX}`);
@@ -110,7 +111,7 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
     let user: User | null = null;
     if (tool.access === 'personal') {
       user = session ? session.user : verifyToken(deps.store, bearerToken(req.headers.authorization), deps.clock);
-      if (!user) return sendRefusal(req, res, stranger);
+      if (!user) return refuseStranger(req, res, stranger);
     }
     const params = decodeParams(rawParams);
     if (!params) return error(res, 400, 'a path segment is not valid percent-encoded UTF-8');
@@ -167,7 +168,7 @@ export function restHandler(tools: readonly AnyTool[], deps: AppDeps, baseUrl: s
       if (!params) continue;
       // No credential of any kind on a personal tool: refused here, before the request's own work begins.
       if (route.tool.access === 'personal' && req.headers.authorization === undefined && req.headers.cookie === undefined) {
-        sendRefusal(req, res, stranger);
+        refuseStranger(req, res, stranger);
         return true;
       }
       answer(route, params, query, req, res).catch((err: unknown) => {

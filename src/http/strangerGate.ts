@@ -4,12 +4,13 @@ import { bearerToken, TOKEN_PATTERN, verifyToken } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, WORKER_KEY_PATTERN } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
 import { Messages } from '../errors.js';
-import { JSON_BODY_LIMIT_BYTES, prepareRefusal, sendRefusal } from '../facade/http.js';
+import { JSON_BODY_LIMIT_BYTES, prepareRefusal } from '../facade/http.js';
 import { ANONYMOUS_MCP_BODY_LIMIT_BYTES, anonymousOversizeMessage, hostnameOf } from '../mcp/http.js';
 import { FishnetRefusals } from './fishnet.js';
 import type { FrontHandler } from './front.js';
 import { routePattern } from './pathMatch.js';
 import type { SettingsRoute } from './settings/route.js';
+import type { RefuseStranger } from './strangerPace.js';
 import { readCookie } from './sessionAuth.js';
 
 // The routes express serves that a stranger may not use, as express matches them (pathMatch.ts: case
@@ -31,13 +32,19 @@ const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
  * status, headers and body (encoded once, at start), with its connection closed unread. A request this
  * cannot settle cheaply goes on to its route, which decides as before: a session cookie (the route checks
  * its origin first), an MCP message small enough to be read without a token, a live credential. `route` is
- * the express app, for the one request this hands on later (a chunked anonymous MCP message).
+ * the express app, for the one request this hands on later (a chunked anonymous MCP message); `sendRefusal`
+ * sends a refusal at the pace strangers are allowed (strangerPace.ts).
  *
  * An unknown well-formed token costs its fingerprint and one indexed read (src/auth/tokens.ts): no
  * negative cache, so a token issued a moment ago, in any process, is never refused.
  * The REST facade refuses its strangers itself, already on node:http (rest.ts); this runs after it.
  */
-export function strangerGate(deps: AppDeps, settingsRoutes: readonly SettingsRoute[], route: (req: IncomingMessage, res: ServerResponse) => void): FrontHandler {
+export function strangerGate(
+  deps: AppDeps,
+  settingsRoutes: readonly SettingsRoute[],
+  route: (req: IncomingMessage, res: ServerResponse) => void,
+  sendRefusal: RefuseStranger,
+): FrontHandler {
   const noStore: [string, string] = ['Cache-Control', 'no-store'];
   const bearer: [string, string] = ['WWW-Authenticate', 'Bearer'];
   const fishnetUnknown = prepareRefusal(401, FishnetRefusals.keyRequired, [noStore]);

@@ -16,6 +16,9 @@ import type { BenchTable } from './table.js';
  * REST facades, 256 KB declared, sent chunked so the declared-size refusal does not apply). The owner's
  * reads go one at a time over keep-alive (the loadgen), quiet first, then under the flood. Goal: p99
  * under the flood within twice the quiet p99. The server is the shipped build (dist/) in its own process.
+ * The app paces strangers by address (src/http/strangerPace.ts): every stranger here comes from the loopback
+ * address, so past its burst each refusal is held a second and the four clients, each waiting for its answer,
+ * send about one request a second; the control answers every one at once.
  */
 const FLOOD_SECONDS = Number(process.env.CFP_BENCH_FLOOD_SECONDS ?? 15);
 
@@ -120,6 +123,7 @@ export async function run(): Promise<BenchTable[]> {
         ...notes,
         `1-minute load average before / after quiet / after each flooded row: ${load1.map((x) => x.toFixed(2)).join(' / ')} (2 cores, shared with other work).`,
         'The control rows are what the flood costs the reads through the machine alone (the strangers\' writes, the loopback, the bare server\'s answers): the app\'s own share is the difference.',
+        'The app paces strangers by address (src/http/strangerPace.ts: 20 refusals at once, then one a second, the rest held a second each, unread); the control does not, so there the clients send as fast as they are answered.',
         `The paced variant sends ${PACED} strangers a second in all, to the app and to the control alike.`,
         `The niced variant runs the flood client at nice ${NICED} (os.setPriority), so that its own writing yields the CPU to the server and the reads: it isolates the server's cost per stranger; it is not the unconditioned figure.`,
       ],
