@@ -45,12 +45,12 @@ export const DEFAULT_STRANGER_PACE: StrangerPaceOptions = {
 export type RefuseStranger = (req: IncomingMessage, res: ServerResponse, refusal: PreparedRefusal) => void;
 
 /** One bucket per address; the Map's order is the order of last refusal (re-inserted on each). */
-export function strangerPace(options: Partial<StrangerPaceOptions> = {}): RefuseStranger & { held(): number } {
+export function strangerPace(options: Partial<StrangerPaceOptions> = {}): RefuseStranger {
   const { burst, refillPerSecond, delayMs, maxHeld, maxAddresses, now } = { ...DEFAULT_STRANGER_PACE, ...options };
   const buckets = new Map<string, { tokens: number; at: number }>();
   let held = 0;
 
-  const refuse = (req: IncomingMessage, res: ServerResponse, refusal: PreparedRefusal): void => {
+  return (req, res, refusal) => {
     const address = addressGroup(req.socket.remoteAddress ?? '');
     const t = now();
     const bucket = buckets.get(address) ?? { tokens: burst, at: t };
@@ -79,7 +79,6 @@ export function strangerPace(options: Partial<StrangerPaceOptions> = {}): Refuse
     }, delayMs).unref();
     socket.once('close', release);
   };
-  return Object.assign(refuse, { held: () => held });
 }
 
 /**
