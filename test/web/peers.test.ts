@@ -65,6 +65,17 @@ describe.skipIf(!chromium)('the Openings page at your level in Chromium', { time
     return page;
   }
 
+  /** Opens the line, which starts the explorer fetch (the card says so), waits for the fetch, and opens it again. */
+  async function openedAfterFetch(userId: string, url: string, ready: string): Promise<Page> {
+    const page = await signedIn(userId, 1280);
+    await page.goto(url);
+    await page.waitForSelector('[data-testid="peers-message"]');
+    await runs.settled(`${userId} black 1600 blitz `);
+    await page.goto(url);
+    await page.waitForSelector(ready);
+    return page;
+  }
+
   test('the column beside the owner’s moves and the ranked findings; screenshots at 1280 and 390', async () => {
     const { user } = app.addUser('Alice');
     connectSource(app.deps, user.id, 'siteB', 'alice', 'lip_alice');
@@ -77,13 +88,7 @@ describe.skipIf(!chromium)('the Openings page at your level in Chromium', { time
     addGames(app.deps.store, app.clock, played.map(([move, result], i) => gameRow(user.id, { sourceId: `s${i}`, colour: 'black', result, userRating: 1640, ratingDelta: i === 10 ? 10 : 3, playedAt: `2026-10-${10 + i}T12:00:00.000Z`, sanMoves: `d4 d5 c4 c6 cxd5 ${move}`, movesSource: 'pgn' })));
 
     const url = `${server.url}/openings?colour=black&moves=${encodeURIComponent('d4 d5 c4 c6 cxd5')}`;
-    const page = await signedIn(user.id, 1280);
-    await page.goto(url);
-    // The first view starts the fetch and says so.
-    await page.waitForSelector('[data-testid="peers-message"]');
-    await runs.settled(`${user.id} black 1600 blitz `);
-    await page.goto(url);
-    await page.waitForSelector('[data-testid="peers-finding"]');
+    const page = await openedAfterFetch(user.id, url, '[data-testid="peers-finding"]');
     const rows = await page.$$eval('[data-testid="opening-tree"] tbody tr', (trs) => trs.map((tr) => [tr.querySelector('[data-san]')?.getAttribute('data-san'), [...tr.querySelectorAll('[data-testid="peers-cell"] span')].map((x) => x.textContent).join(' · ')]));
     // Share · score at 1600 blitz, worked by hand in test/services/peers/peers.test.ts.
     expect(rows).toEqual([
@@ -118,12 +123,7 @@ describe.skipIf(!chromium)('the Openings page at your level in Chromium', { time
     explorer.intercept((_req, res, url) => url.pathname === '/lichess' && (res.writeHead(500, { 'content-type': 'text/html' }).end('<img src=x onerror="document.title=\'pwned\'"><b id="from-explorer">oops</b>'), true));
     try {
       const url = `${server.url}/openings?colour=black&moves=${encodeURIComponent('d4 d5 c4 c6 cxd5')}`;
-      const page = await signedIn(user.id, 1280);
-      await page.goto(url);
-      await page.waitForSelector('[data-testid="peers-message"]');
-      await runs.settled(`${user.id} black 1600 blitz `);
-      await page.goto(url);
-      await page.waitForSelector('[data-testid="peers-level"]');
+      const page = await openedAfterFetch(user.id, url, '[data-testid="peers-level"]');
       // The reason as stored (src/sources/failure.ts's wording for an HTTP error, the status named), and the back-off's
       // next try: the first failure waits one minute from the test clock's 12:00 (failures.ts, FIRST_BACKOFF_MS).
       const message = () => page.$$eval('[data-testid="peers-message"]', (ps) => ps.map((p) => p.textContent));

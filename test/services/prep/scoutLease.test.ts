@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createAppDeps } from '../../../src/app.js';
 import type { AppDeps } from '../../../src/context.js';
 import { readPlayer, ScoutRuns, setScoutRuns } from '../../../src/services/prep/index.js';
 import { DEFAULT_MAX_GAMES, DEFAULT_MONTHS, ensureScout } from '../../../src/services/prep/scoutStore.js';
-import { openStore, storeFile } from '../../../src/store/db.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
+import { secondProcess } from '../../helpers/secondProcess.js';
 
 // Issue 44 item 7: `serve` and `mcp` over stdio on one data folder each run their own scout runner, so both could
 // fetch the same player at once. Two apps on one store file, each with its own store connection, runner and site
@@ -21,6 +20,7 @@ describe('one scout fetch of a player at a time per store, across processes', ()
   let server: FixtureServer;
   let app: TestApp;
   let second: AppDeps;
+  let closeSecond: () => Promise<void>;
   let runsA: ScoutRuns;
   let runsB: ScoutRuns;
   /** Export requests for rivalx, and how many were open at once. */
@@ -46,7 +46,7 @@ describe('one scout fetch of a player at a time per store, across processes', ()
     });
     // Three scouts a day: each charge shows in what is left (a refresh 13 hours later finds the bucket full again).
     app = makeTestApp({ env: { CFP_LICHESS_URL: server.url, CFP_RATE_LIMITS: 'scout:3/86400' } });
-    second = createAppDeps(app.config, { clock: app.clock, store: openStore(storeFile(app.dir)) });
+    ({ deps: second, close: closeSecond } = secondProcess(app));
     runsA = new ScoutRuns(app.deps, { sleep: async () => {} });
     runsB = new ScoutRuns(second, { sleep: async () => {} });
     setScoutRuns(app.deps, runsA);
@@ -55,9 +55,7 @@ describe('one scout fetch of a player at a time per store, across processes', ()
   afterEach(async () => {
     runsA.stop();
     runsB.stop();
-    await second.runtime.close();
-    second.limiter.close();
-    second.store.close();
+    await closeSecond();
     await server.close();
     await app.close();
   });
@@ -126,6 +124,16 @@ describe('one scout fetch of a player at a time per store, across processes', ()
     app.deps.store.sqlite.prepare('INSERT INTO scout_lease (scout_id, holder, expires_at) VALUES (?, ?, ?)').run(row.id, holder, until);
   }
   const leases = () => (app.deps.store.sqlite.prepare('SELECT count(*) AS n FROM scout_lease').get() as { n: number }).n;
+  /** The second process's read resumes the dead holder's scout: one request, its games stored, no claim left, no second charge. */
+  async function resumedBySecond(inB: Parameters<typeof readPlayer>[0]): Promise<void> {
+    expect((await readPlayer(inB, 'siteB', 'rivalx')).scout).toMatchObject({ state: 'queued', message: null });
+    await runsB.settled(inB.user.id, 'siteB', 'rivalx');
+    expect(exports).toBe(1);
+    expect(storedGames()).toBe(6);
+    expect(leases()).toBe(0);
+    // Only the first process's charge: the resume is the same work.
+    expect(unitsLeft(inB.user.id)).toBe(2);
+  }
 
   test("a holder on another machine that went quiet: its claim runs out, then the next read resumes the scout, uncharged", async () => {
     const { ctx, user } = app.addUser();
@@ -135,13 +143,7 @@ describe('one scout fetch of a player at a time per store, across processes', ()
     expect((await readPlayer(inB, 'siteB', 'rivalx')).scout).toMatchObject({ state: 'fetching', games: 0 });
     expect(exports).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
-    expect((await readPlayer(inB, 'siteB', 'rivalx')).scout).toMatchObject({ state: 'queued', message: null });
-    await runsB.settled(user.id, 'siteB', 'rivalx');
-    expect(exports).toBe(1);
-    expect(storedGames()).toBe(6);
-    expect(leases()).toBe(0);
-    // Only the first process's charge: the resume is the same work.
-    expect(unitsLeft(user.id)).toBe(2);
+    await resumedBySecond(inB);
   });
 
   test('a process of this machine killed with SIGKILL: its claim is free at once, and the next read resumes the scout', async () => {
@@ -153,12 +155,7 @@ describe('one scout fetch of a player at a time per store, across processes', ()
     child.kill('SIGKILL');
     await exited;
     startedBy(user.id, `${hostname()}:${child.pid}:deadbeef`, Date.now() + 30_000);
-    expect((await readPlayer(inB, 'siteB', 'rivalx')).scout).toMatchObject({ state: 'queued', message: null });
-    await runsB.settled(user.id, 'siteB', 'rivalx');
-    expect(exports).toBe(1);
-    expect(storedGames()).toBe(6);
-    expect(leases()).toBe(0);
-    expect(unitsLeft(user.id)).toBe(2);
+    await resumedBySecond(inB);
   });
 
   test('a process that stops (a server shut down, a stdio client gone) lets its claim go: the other resumes at once', async () => {
