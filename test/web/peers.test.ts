@@ -7,6 +7,7 @@ import { buildDashboard } from '../../web/build.js';
 import { signInLink } from '../../src/cli/signInLink.js';
 import type { Listening } from '../../src/http/listen.js';
 import { PeerRuns, setPeerRuns } from '../../src/services/peers/index.js';
+import { recordFailure } from '../../src/services/peers/failures.js';
 import { connectSource } from '../../src/services/sync/connections.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { fixturePath } from '../helpers/fixtures.js';
@@ -16,7 +17,8 @@ import { startServer } from '../helpers/server.js';
 import { findChromium, launchChromium, screenshotDir } from './browser.js';
 
 // The Openings page's "At your level" column and findings (issue 40) in Debian's Chromium, against a
-// local explorer serving lichess's real example answer (test/fixtures/explorer/SOURCE.md). Screenshots at
+// local explorer serving lichess's real example answer (test/fixtures/explorer/SOURCE.md); and a failed
+// explorer fetch's stored reason shown on the page, as text (issue 44 item 7). Screenshots at
 // 1280 and 390 px wide go to docs/img/peers/ under `npm run screenshots` (a temporary folder otherwise) for a person to look at.
 
 const chromium = findChromium();
@@ -63,6 +65,17 @@ describe.skipIf(!chromium)('the Openings page at your level in Chromium', { time
     return page;
   }
 
+  /** Opens the line, which starts the explorer fetch (the card says so), waits for the fetch, and opens it again. */
+  async function openedAfterFetch(userId: string, url: string, ready: string): Promise<Page> {
+    const page = await signedIn(userId, 1280);
+    await page.goto(url);
+    await page.waitForSelector('[data-testid="peers-message"]');
+    await runs.settled(`${userId} black 1600 blitz `);
+    await page.goto(url);
+    await page.waitForSelector(ready);
+    return page;
+  }
+
   test('the column beside the owner’s moves and the ranked findings; screenshots at 1280 and 390', async () => {
     const { user } = app.addUser('Alice');
     connectSource(app.deps, user.id, 'siteB', 'alice', 'lip_alice');
@@ -75,13 +88,7 @@ describe.skipIf(!chromium)('the Openings page at your level in Chromium', { time
     addGames(app.deps.store, app.clock, played.map(([move, result], i) => gameRow(user.id, { sourceId: `s${i}`, colour: 'black', result, userRating: 1640, ratingDelta: i === 10 ? 10 : 3, playedAt: `2026-10-${10 + i}T12:00:00.000Z`, sanMoves: `d4 d5 c4 c6 cxd5 ${move}`, movesSource: 'pgn' })));
 
     const url = `${server.url}/openings?colour=black&moves=${encodeURIComponent('d4 d5 c4 c6 cxd5')}`;
-    const page = await signedIn(user.id, 1280);
-    await page.goto(url);
-    // The first view starts the fetch and says so.
-    await page.waitForSelector('[data-testid="peers-message"]');
-    await runs.settled(`${user.id} black 1600 blitz `);
-    await page.goto(url);
-    await page.waitForSelector('[data-testid="peers-finding"]');
+    const page = await openedAfterFetch(user.id, url, '[data-testid="peers-finding"]');
     const rows = await page.$$eval('[data-testid="opening-tree"] tbody tr', (trs) => trs.map((tr) => [tr.querySelector('[data-san]')?.getAttribute('data-san'), [...tr.querySelectorAll('[data-testid="peers-cell"] span')].map((x) => x.textContent).join(' · ')]));
     // Share · score at 1600 blitz, worked by hand in test/services/peers/peers.test.ts.
     expect(rows).toEqual([
@@ -104,5 +111,36 @@ describe.skipIf(!chromium)('the Openings page at your level in Chromium', { time
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await phone.screenshot({ path: join(OUTPUT, 'openings-390.png'), fullPage: true });
     expect(errors).toEqual([]);
+  });
+
+  test('a failed explorer fetch: the page shows its stored reason and when it is tried again, as text', async () => {
+    const { user } = app.addUser('Bea');
+    connectSource(app.deps, user.id, 'siteB', 'bea', 'lip_bea');
+    // Eight games through the line (PEER_MIN_OWNER_GAMES), so its positions are asked of the explorer.
+    addGames(app.deps.store, app.clock, Array.from({ length: 8 }, (_, i) => gameRow(user.id, { sourceId: `f${i}`, colour: 'black', result: 'draw', userRating: 1640, playedAt: `2026-10-${10 + i}T12:00:00.000Z`, sanMoves: 'd4 d5 c4 c6 cxd5 cxd5', movesSource: 'pgn' })));
+    // The explorer answers every position with a 500 whose body is markup: were any of it let through as HTML, an
+    // element would appear and the handler would set the page's title.
+    explorer.intercept((_req, res, url) => url.pathname === '/lichess' && (res.writeHead(500, { 'content-type': 'text/html' }).end('<img src=x onerror="document.title=\'pwned\'"><b id="from-explorer">oops</b>'), true));
+    try {
+      const url = `${server.url}/openings?colour=black&moves=${encodeURIComponent('d4 d5 c4 c6 cxd5')}`;
+      const page = await openedAfterFetch(user.id, url, '[data-testid="peers-level"]');
+      // The reason as stored (src/sources/failure.ts's wording for an HTTP error, the status named), and the back-off's
+      // next try: the first failure waits one minute from the test clock's 12:00 (failures.ts, FIRST_BACKOFF_MS).
+      const message = () => page.$$eval('[data-testid="peers-message"]', (ps) => ps.map((p) => p.textContent));
+      expect(await message()).toEqual(['lichess answered an error: lichess opening explorer: HTTP 500 (1 failed try in a row; the next read after 2026-11-20T12:01:00.000Z tries again)']);
+      expect(await page.$('[data-testid="peers-card"] img, #from-explorer')).toBeNull();
+
+      // A stored reason carrying markup (another process or version may store any text) is shown as text, not markup.
+      const markup = '<img src=x onerror="document.title=\'pwned\'"><b id="from-explorer">bold</b>';
+      recordFailure(app.deps.store, user.id, `${user.id} black 1600 blitz `, app.clock.now(), 'error', `lichess answered an error: ${markup}`, null);
+      await page.goto(url);
+      await page.waitForSelector('[data-testid="peers-level"]');
+      expect(await message()).toEqual([`lichess answered an error: ${markup} (2 failed tries in a row; the next read after 2026-11-20T12:02:00.000Z tries again)`]);
+      expect(await page.$('[data-testid="peers-card"] img, #from-explorer')).toBeNull();
+      expect(await page.title()).not.toBe('pwned');
+      expect(errors).toEqual([]);
+    } finally {
+      explorer.intercept(null);
+    }
   });
 });

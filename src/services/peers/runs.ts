@@ -3,11 +3,9 @@ import { describeSourceFailure, isOwnFailure, type FetchPurpose } from '../../so
 import { SourceHttpError } from '../../sources/http.js';
 import { explorerLichess, explorerMasters, type ExplorerRating, type ExplorerSpeed } from '../../sources/lichess/explorer.js';
 import type { LichessOptions } from '../../sources/lichess/client.js';
-import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
+import { leaseHolder, perApp, SiteRuns, type SiteRun } from '../common/index.js';
 import { politeClient } from '../prep/index.js';
 import { LICHESS_POLITENESS } from '../sync/index.js';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
 import { withExplorerLease } from './explorerLease.js';
 import { clearFailure, lastFailure, recordFailure, tokenFingerprint, type ExplorerFailure } from './failures.js';
@@ -56,7 +54,7 @@ export class PeerRuns {
   /** Runs of this process that completed (keys start with the owner's id and a space); failures are stored (failures.ts). */
   private readonly completed = new Set<string>();
   /** This runner's name on the store's explorer lease (explorerLease.ts). */
-  private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly holder = leaseHolder();
 
   constructor(
     private readonly deps: AppDeps,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ScoutStatus } from '../../../schemas/prep.js';
 import type { AppDeps } from '../../context.js';
-import { perApp, SiteRuns, type SiteRun } from '../common/index.js';
+import { leaseHolder, perApp, SiteRuns, type SiteRun } from '../common/index.js';
 import { describeSourceFailure, isOwnFailure, type FetchPurpose } from '../../sources/failure.js';
 import { fetchScout, windowStart, type FetchOptions, type FetchProgress } from './fetch.js';
 import {
@@ -16,6 +16,7 @@ import {
   type ScoutProviderId,
   type ScoutRow,
 } from './scoutStore.js';
+import { claimScout, fetchedElsewhere, keepScout, SCOUT_ELSEWHERE } from './scoutLease.js';
 
 type Status = z.infer<typeof ScoutStatus>;
 
@@ -39,12 +40,15 @@ const SCOUT_PURPOSE: FetchPurpose = { subject: 'player', activity: 'scout', afte
  * The process's scout fetches. One request at a time per site: a fetch waits for the site's turn, which
  * the sync of that site shares (common/siteTurns.ts), and each fetch is sequential. Each fetch is charged to
  * the owner's `scout` bucket when it is started; a fetch already running for the owner's scout of that
- * player is joined, not started (or charged) again.
+ * player is joined, not started (or charged) again, whichever process runs it (scoutLease.ts).
  */
 export class ScoutRuns {
   /** By scout row id. */
   private readonly runs: SiteRuns<FetchProgress | null>;
   private readonly last = new Map<string, LastFetch>();
+  /** This runner's name on the store's scout leases (scoutLease.ts), and how each claim it holds is let go. */
+  private readonly holder = leaseHolder();
+  private readonly claims = new Map<string, () => void>();
 
   constructor(
     private readonly deps: AppDeps,
@@ -61,11 +65,13 @@ export class ScoutRuns {
 
   statusOf(row: ScoutRow): Status {
     const run = this.runs.get(row.id);
+    // Another process's fetch of it, running now: reported as fetching, its progress that process's own.
+    const elsewhere = !run && fetchedElsewhere(this.deps.store, row.id, this.holder);
     return {
       provider: row.provider,
       username: row.username,
-      state: run ? run.state : row.status,
-      message: row.statusMessage,
+      state: run ? run.state : elsewhere ? 'fetching' : row.status,
+      message: elsewhere ? SCOUT_ELSEWHERE : row.statusMessage,
       fetchedAt: row.fetchedAt,
       games: gameCount(this.deps.store, row.id),
       bounds: { maxGames: row.maxGames, months: row.months },
@@ -83,16 +89,32 @@ export class ScoutRuns {
     if (existing && this.runs.get(existing.id)) return this.statusOf(existing);
     // A demo store's made-up player is never fetched: the name could be a real stranger's account.
     if (existing?.status === 'demo') return this.statusOf(existing);
+    const { store } = this.deps;
+    // Another process is fetching it (serve and mcp over stdio on one store): that fetch is reported, not repeated or charged.
+    if (existing && fetchedElsewhere(store, existing.id, this.holder)) return this.statusOf(existing);
     // `charge: false`: resuming a fetch that was paid for when it started (an interrupted first fetch).
     if (charge) this.deps.limiter.take('scout', userId);
-    const row = ensureScout(this.deps.store, this.deps.clock, userId, provider, username, {
+    const row = ensureScout(store, this.deps.clock, userId, provider, username, {
       maxGames: bounds.maxGames ?? existing?.maxGames ?? DEFAULT_MAX_GAMES,
       months: bounds.months ?? existing?.months ?? DEFAULT_MONTHS,
     });
+    if (!claimScout(store, row.id, this.holder)) {
+      // Another process claimed it between the look and the claim: its fetch is the one, and the unit goes back.
+      if (charge) this.deps.limiter.refund('scout', userId);
+      return this.statusOf(row);
+    }
     // Resumed: the interruption is over.
-    if (row.statusMessage === SCOUT_INTERRUPTED) setScoutStatus(this.deps.store, row.id, { statusMessage: null });
+    if (row.statusMessage === SCOUT_INTERRUPTED) setScoutStatus(store, row.id, { statusMessage: null });
+    // Held while the fetch waits for the site's turn and while it runs, however it ends.
+    this.claims.set(row.id, keepScout(store, row.id, this.holder));
     // The site's turn is shared with the sync (one request at a time per site, whoever asked).
-    this.runs.start(row.id, provider, null, (run) => this.fetch(row.id, run));
+    this.runs.start(row.id, provider, null, async (run) => {
+      try {
+        await this.fetch(row.id, run);
+      } finally {
+        this.letGo(row.id);
+      }
+    });
     return this.statusOf(findById(this.deps, row.id) ?? row);
   }
 
@@ -126,9 +148,16 @@ export class ScoutRuns {
         // The store is busy or already closed: the row keeps its state, and a read resumes a never-fetched scout.
       }
     }
+    // Another process may resume them at once: their claims are let go now, before the store may close.
+    for (const scoutId of [...this.claims.keys()]) this.letGo(scoutId);
     this.runs.stop();
     // A later app on the same store gets a fresh runner.
     runners.forget(this.deps.store, this);
+  }
+
+  private letGo(scoutId: string): void {
+    this.claims.get(scoutId)?.();
+    this.claims.delete(scoutId);
   }
 
   private async fetch(scoutId: string, run: SiteRun<FetchProgress | null>): Promise<void> {

@@ -30,6 +30,20 @@ export const scouts = sqliteTable(
 );
 
 /**
+ * Who is fetching a scout now (issue 44 item 7; migration 0019): `serve` and `mcp` over stdio on one data folder each
+ * run their own scout runner, so the row names the process holding the scout's fetch and until when (epoch ms) its
+ * claim holds (src/services/common/storeLease.ts). Another process reading the player meanwhile reports that fetch
+ * and starts none; a claim past its time, or of a process of this machine that exited, is free.
+ */
+export const scoutLease = sqliteTable('scout_lease', {
+  scoutId: text('scout_id')
+    .primaryKey()
+    .references(() => scouts.id, { onDelete: 'cascade' }),
+  holder: text('holder').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});
+
+/**
  * A scouted player's games, apart from the owner's `games` table so no owner view (list_games, stats,
  * reports, weakness) can ever count them. Colour and result are the scouted player's.
  */

@@ -1,13 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { createAppDeps } from '../../../src/app.js';
 import { PeerRuns, peersView, setPeerRuns } from '../../../src/services/peers/index.js';
 import { connectSource } from '../../../src/services/sync/connections.js';
 import { EXPLORER_BODY_MAX_BYTES, EXPLORER_MOVES, OPENING_NAME_MAX } from '../../../src/sources/lichess/explorer.js';
-import { openStore, storeFile } from '../../../src/store/db.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { countOpenRequests, startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer.js';
+import { secondProcess } from '../../helpers/secondProcess.js';
 import { addSlavGames, LICHESS, playExplorer, SLAV_EXCHANGE } from './slav.js';
 
 // Issue 44 item 7: every way lichess's opening explorer can fail, played by a local server. A failure is stored
@@ -143,7 +142,7 @@ describe('one explorer request at a time per store, across processes', () => {
     const opened = countOpenRequests(server, 40);
     const app = makeTestApp({ env: { CFP_LICHESS_EXPLORER_URL: server.url } });
     // A second process: its own store connection and its own app (its own site turns and runners).
-    const second = createAppDeps(app.config, { clock: app.clock, store: openStore(storeFile(app.dir)) });
+    const { deps: second, close: closeSecond } = secondProcess(app);
     const runsA = new PeerRuns(app.deps, { sleep: async () => undefined });
     const runsB = new PeerRuns(second, { sleep: async () => undefined });
     setPeerRuns(app.deps, runsA);
@@ -163,9 +162,7 @@ describe('one explorer request at a time per store, across processes', () => {
     } finally {
       runsA.stop();
       runsB.stop();
-      await second.runtime.close();
-      second.limiter.close();
-      second.store.close();
+      await closeSecond();
       await server.close();
       await app.close();
     }
