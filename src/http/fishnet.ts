@@ -4,7 +4,7 @@ import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
 import { nestsDeeperThan, refuseBeforeBody, tooDeepMessage, verifyDepth } from '../facade/http.js';
-import { abortWork, acquireWork, describeProtocolIssues, leaveWork, queueStatus, refusalWaitSeconds, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
+import { abortWork, acquireWork, describeProtocolIssues, holdsJob, leaveWork, notHeld, queueStatus, refusalWaitSeconds, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
  * A whole analysis: one entry per position of a long game (600 positions, each with a PV of a few dozen
@@ -47,6 +47,7 @@ export function fishnetRouter(deps: AppDeps): Router {
    * read nor parsed, and its connection closed rather than drained. A key in the body (fishnet's older
    * `fishnet.apikey`) is therefore not read: the body is not looked at until the key is known.
    */
+  const oversize = `the request body exceeds ${FISHNET_BODY_LIMIT_BYTES} bytes`;
   const authorised = (req: Request, res: Response): WorkerCall | null => {
     const key = bearerToken(req.headers.authorization);
     const holder: WorkerKeyHolder | null = verifyWorkerKey(deps.store, key);
@@ -101,7 +102,17 @@ export function fishnetRouter(deps: AppDeps): Router {
     if (work) res.status(202).json(work);
     else res.status(204).end();
   });
-  router.post('/fishnet/analysis/:id', keyFirst, text, async (req, res) => {
+  /**
+   * A submission for a job the key does not hold is refused before its body is read: the body could change nothing.
+   * A declared size past the limit is still the 413 it was (the body parser's answer, given unread).
+   */
+  const heldFirst = (req: Request, res: Response, next: NextFunction) => {
+    const id = String(req.params.id);
+    if (Number(req.headers['content-length']) > FISHNET_BODY_LIMIT_BYTES) return refuseBeforeBody(req, res, 413, oversize);
+    if (holdsJob(res.locals.call as WorkerCall, id)) return next();
+    refuseBeforeBody(req, res, 404, notHeld(id).error);
+  };
+  router.post('/fishnet/analysis/:id', keyFirst, heldFirst, text, async (req, res) => {
     const call = res.locals.call as WorkerCall;
     const q = query(req, res);
     if (!q) return;
@@ -139,7 +150,7 @@ export function fishnetRouter(deps: AppDeps): Router {
   // facade does: nothing was changed, and the worker asks again (fishnet backs off on any failure).
   router.use('/fishnet', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const e = err as { type?: string; status?: number };
-    if (e?.type === 'entity.too.large') return fail(res, 413, `the request body exceeds ${FISHNET_BODY_LIMIT_BYTES} bytes`);
+    if (e?.type === 'entity.too.large') return fail(res, 413, oversize);
     if (e?.type === 'entity.parse.failed') return fail(res, 400, 'the body is not valid JSON');
     if (e?.type === 'entity.too.deep') return fail(res, 400, tooDeepMessage);
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return fail(res, e.status, 'bad request body');

@@ -174,6 +174,17 @@ describe('JSON nesting is bounded', () => {
     expect(JSON.parse(a.body)).toEqual({ error: tooDeepMessage });
   });
 
+  test('fishnet: a worker\'s submission for a job its key does not hold → 404 before its body is read', async () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    const answer = await unfinished('POST', '/fishnet/analysis/no-such-job', { authorization: `Bearer ${workerKey}` }, nested(5000).slice(0, 4096), 200_000);
+    expect(answer).not.toBe('no answer');
+    const a = answer as Answer;
+    expect(a.status).toBe(404);
+    expect(JSON.parse(a.body).error).toMatch(/^this key holds no job no-such-job/);
+    expect(a.headers.connection).toBe('close');
+    expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && text.includes('[[[[')).length).toBe(0);
+  });
+
   test('fishnet: a worker\'s acquire nested too deep is a 400; its submission is refused as unreadable (nothing held)', async () => {
     const acquire = await whole('POST', '/fishnet/acquire', { authorization: `Bearer ${workerKey}` }, `{"fishnet":${deep}}`);
     expect(acquire.status).toBe(400);

@@ -274,7 +274,15 @@ export function refuseUnreadable(call: WorkerCall, workId: string): SubmitOutcom
   return heldJob(call, workId) ? refuse(call, workId, 'the body is not valid JSON') : notHeld(workId);
 }
 
-function notHeld(workId: string): SubmitOutcome {
+/**
+ * Whether this key holds the job now: asked before a submission's body is read (src/http/fishnet.ts), so that a key
+ * submitting for jobs it does not hold (a stale id, a guess, one refused a moment ago) costs the server no body.
+ */
+export function holdsJob(call: WorkerCall, workId: string): boolean {
+  return heldJob(call, workId) !== null;
+}
+
+export function notHeld(workId: string): { status: 404; error: string } {
   // One answer for every case (unknown, another key's, stored, re-leased): a key learns nothing of jobs it does not hold.
   return { status: 404, error: `this key holds no job ${workId.slice(0, 24)}: unknown, already stored, or its lease ran out and it was handed out again; acquire another` };
 }
