@@ -22,7 +22,9 @@ import { cliRun, lastLine, startWorker, stopChild } from './workerFleet.js';
  * list, then the totals. Knobs: CFP_BENCH_SWEEP_TRIALS (kill -9 trials, half of the worker, half of the server; default
  * 46 as the issue's), CFP_BENCH_SWEEP_LOOP_SECONDS (the failing-submission loop, default 10), CFP_BENCH_SWEEP_STRANGERS
  * (rounds of the four stranger routes, default 25), CFP_BENCH_WORKER_ENGINE (the real worker's engine, default native
- * /usr/games/stockfish when present, else the bundled build). Engine work is small: CFP_WORKER_NODES=20000.
+ * /usr/games/stockfish when present, else the bundled build), CFP_BENCH_SWEEP_SETTLE_SECONDS (the wait for the last
+ * reviews after the kills, default 300), CFP_BENCH_SWEEP_ONLY (a comma list of the families' function names, to try one).
+ * Engine work is small: CFP_WORKER_NODES=20000.
  */
 
 const FIXTURE = new URL('../fixtures/lichess-analysed/games.ndjson', import.meta.url);
@@ -75,7 +77,9 @@ export async function run(): Promise<BenchTable[]> {
   const s: Sweep = { dir, server, p: { id: pRow.id, email: pRow.email, token: pToken }, q: { id: qUser.id, email: qUser.email, token: qToken }, engine };
   const rows: Counted[] = [];
   try {
+    const only = (process.env.CFP_BENCH_SWEEP_ONLY ?? '').split(',').filter(Boolean);
     for (const family of [strangers, crossOwner, longPvs, fuzz, revokeMidJob, kills, smallOnes]) {
+      if (only.length && !only.includes(family.name)) continue;
       const crashes = server.crashes;
       for (const r of await family(s)) rows.push({ ...r, crashes: r.crashes + server.crashes - crashes });
       if (!server.child || server.child.exitCode !== null || server.child.signalCode !== null) await server.start();
@@ -98,7 +102,7 @@ export async function run(): Promise<BenchTable[]> {
       ],
       notes: [
         `${Math.round((performance.now() - started) / 1000)} s in all; load average ${load0.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores, shared). CFP_WORKER_NODES=${NODES}, CFP_WORKER_TIMEOUT_MS=${TIMEOUT_MS}; the real worker's engine: ${engine ?? 'the bundled build'}.`,
-        'requests: HTTP requests the sweep sent (owners\' reads included); no answer: the connection closed or failed before a status. server crashes: exits nobody asked for, plus /health unanswered for 5 s (polled every second while the server was meant to be up): ' +
+        'requests: HTTP requests the sweep sent (owners\' reads included; on the worker row, the real workers\' own); no answer: the connection closed or failed before a status. server crashes: exits nobody asked for, plus /health unanswered for 5 s (polled every second while the server was meant to be up): ' +
           `${server.healthChecks} checks, ${server.healthFailures} unanswered, ${server.exits} unasked exits.`,
         'rows lost: a review acknowledged (204 to a whole analysis, or asked for and to be completed by a worker) and absent from `analyses` at the end; rows duplicated: more than one row for an owner and move sequence, or more stored submissions (the keys\' jobs_done) than worker reviews; refused yet stored: a review present for a submission answered 4xx and never acknowledged. Counted with better-sqlite3, read-only, on the store itself.',
         'not as documented: an answer other than the protocol documents for what was sent (a 204 for a malformed analysis, a 2xx to a stranger, a 404 that differs from an unknown id\'s).',
@@ -386,23 +390,26 @@ async function longPvs(s: Sweep): Promise<Counted[]> {
     if (r.status !== 204) t.undocumented += 1;
     sizes.push(`${jobMoves(job).length} plies, ${Math.round(body.length / 1024)} KiB: ${r.status} in ${r.ms.toFixed(0)} ms`);
   }
+  // The refused body is built before P's reads start: building it is the sweep's own CPU work (a cycle searched for
+  // every position), which would otherwise hold the reads' timing in this process.
   await requestReviews(s, t, s.q, [games[0].id]);
-  const reads = ownerReads(s, s.p);
   const loop = new Tally();
-  let id = '';
-  let bad = '';
+  const firstJob = JSON.parse((await fishnet(s, loop, qKey.key, '/acquire')).text) as HeldJob;
+  let id = firstJob.work.id;
+  refused.push(keyOf(firstJob));
+  const bad = worst(jobMoves(firstJob), true);
+  const reads = ownerReads(s, s.p);
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) {
+    // Submitted whatever acquire said, as a key that ignores Retry-After would: it meets a 400 or a 404.
+    const r = await fishnet(s, loop, qKey.key, `/analysis/${id}`, bad);
+    if (r.status !== 400 && r.status !== 404) loop.undocumented += 1;
     const a = await fishnet(s, loop, qKey.key, '/acquire');
     if (a.status === 202) {
       const job = JSON.parse(a.text) as HeldJob;
       id = job.work.id;
       refused.push(keyOf(job));
-      bad ||= worst(jobMoves(job), true);
     } else if (a.status !== 429 && a.status !== 204) loop.undocumented += 1;
-    // Submitted whatever acquire said, as a key that ignores Retry-After would: it meets a 400 or a 404.
-    const r = await fishnet(s, loop, qKey.key, `/analysis/${id || 'none'}`, bad || '{}');
-    if (r.status !== 400 && r.status !== 404) loop.undocumented += 1;
   }
   const r = await reads.stop();
   const counts = storedCounts(s, s.q, acked, refused);
@@ -597,7 +604,9 @@ async function kills(s: Sweep): Promise<Counted[]> {
   const calibBody = worst(jobMoves(calib), false);
   const c = await fishnet(s, ts, subKey.key, `/analysis/${calib.work.id}?stop=true`, calibBody);
   if (c.status === 204) acked.push(keyOf(calib));
-  const window = Math.max(50, c.ms * 1.2);
+  // Each kill falls a random moment within 0.9 × the answer time expected for the body's size (the quickest per byte
+  // seen so far), so that most land before the answer.
+  let perByte = c.ms / calibBody.length;
   let workerKills = 0;
   let workerKillsHolding = 0;
   let serverKills = 0;
@@ -625,10 +634,11 @@ async function kills(s: Sweep): Promise<Counted[]> {
       asked.add(keyOf(job));
       const body = worst(jobMoves(job), false);
       const inFlight = fishnet(s, ts, subKey.key, `/analysis/${job.work.id}?stop=true`, body);
-      await new Promise((r) => setTimeout(r, rand(window)));
+      await new Promise((r) => setTimeout(r, rand(0.9 * perByte * body.length)));
       await s.server.kill9();
       serverKills += 1;
       const first = await inFlight;
+      if (first.status) perByte = Math.min(perByte, first.ms / body.length);
       await s.server.start();
       const second = first.status === 0 ? await fishnet(s, ts, subKey.key, `/analysis/${job.work.id}?stop=true`, body) : null;
       const status = second?.status ?? first.status;
@@ -673,7 +683,7 @@ async function kills(s: Sweep): Promise<Counted[]> {
       refusedStored: 0,
       leaks: 0,
       notes: [
-        `${serverKills} kills of the server a random 0–${window.toFixed(0)} ms after the sweep sent a whole analysis with 246-ply PVs (the window: 1.2 × the first one's answer time, ${c.ms.toFixed(0)} ms), the server started again on the same port, the submission sent again when the first got no answer: first→retry ${[...retried].map(([k, n]) => `${k} ×${n}`).join(', ')}. ${acked.length} acknowledged (204), ${cutNoAck.length} answered 404 on the retry (stored before the kill, or handed out again). The real worker ran throughout.`,
+        `${serverKills} kills of the server a random moment after the sweep sent a whole analysis with 246-ply PVs (within 0.9 × the answer time expected for its size: the first, uncut, ${Math.round(calibBody.length / 1024)} KiB in ${c.ms.toFixed(0)} ms; the quickest ${(perByte * 1024).toFixed(1)} ms per KiB), the server started again on the same port, the submission sent again when the first got no answer: first→retry ${[...retried].map(([k, n]) => `${k} ×${n}`).join(', ')} ("cut": killed in flight; "204→—": answered before the kill, which then fell on the worker's work). ${acked.length} acknowledged (204), ${cutNoAck.length} answered 404 on the retry (stored before the kill, or handed out again). The real worker ran throughout.`,
         `At the end (settled after the killed workers' leases ran out): ${asked.size} reviews asked for in these two rows, ${[...rows.values()].filter((n) => n === 1).length} stored once, ${lost} missing, ${dup} extra rows; acknowledged but absent ${acks.lost}; stored submissions past worker reviews ${extra}.`,
       ],
     },
