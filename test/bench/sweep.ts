@@ -7,7 +7,9 @@ import { movesKey, replaySan, START_FEN } from '../../src/chess/pgn.js';
 import { systemClock } from '../../src/clock.js';
 import { createUser } from '../../src/services/accounts/accounts.js';
 import { openStore, storeFile } from '../../src/store/db.js';
+import { startFixtureServer } from '../helpers/fixtureServer.js';
 import { parseExport } from '../helpers/lichessExport.js';
+import { playLichess } from '../services/sync/sourceFixtures.js';
 import { requireCurrentBuild } from './currentBuild.js';
 import { documented, fuzzCases, validEntries, type HeldJob } from './sweepFuzz.js';
 import { countingProxy, freePort, readStore, reviewRows, send, sendRaw, SweptServer, Tally, workerStores } from './sweepRig.js';
@@ -78,7 +80,7 @@ export async function run(): Promise<BenchTable[]> {
   const rows: Counted[] = [];
   try {
     const only = (process.env.CFP_BENCH_SWEEP_ONLY ?? '').split(',').filter(Boolean);
-    for (const family of [strangers, crossOwner, longPvs, fuzz, revokeMidJob, kills, smallOnes]) {
+    for (const family of [strangers, crossOwner, longPvs, fuzz, revokeMidJob, kills, lichessOutOfRange, smallOnes]) {
       if (only.length && !only.includes(family.name)) continue;
       const crashes = server.crashes;
       for (const r of await family(s)) rows.push({ ...r, crashes: r.crashes + server.crashes - crashes });
@@ -685,6 +687,94 @@ async function kills(s: Sweep): Promise<Counted[]> {
       notes: [
         `${serverKills} kills of the server a random moment after the sweep sent a whole analysis with 246-ply PVs (within 0.9 × the answer time expected for its size: the first, uncut, ${Math.round(calibBody.length / 1024)} KiB in ${c.ms.toFixed(0)} ms; the quickest ${(perByte * 1024).toFixed(1)} ms per KiB), the server started again on the same port, the submission sent again when the first got no answer: first→retry ${[...retried].map(([k, n]) => `${k} ×${n}`).join(', ')} ("cut": killed in flight; "204→—": answered before the kill, which then fell on the worker's work). ${acked.length} acknowledged (204), ${cutNoAck.length} answered 404 on the retry (stored before the kill, or handed out again). The real worker ran throughout.`,
         `At the end (settled after the killed workers' leases ran out): ${asked.size} reviews asked for in these two rows, ${[...rows.values()].filter((n) => n === 1).length} stored once, ${lost} missing, ${dup} extra rows; acknowledged but absent ${acks.lost}; stored submissions past worker reviews ${extra}.`,
+      ],
+    },
+  ];
+}
+
+/**
+ * Item 10: lichess's own analysis out of lichess's bounds, served by a local lichess (test/helpers/fixtureServer.ts with
+ * the export fixture) to a third owner's `sync` (the CLI): each damaged game must be stored without a review and nothing
+ * out of range stored or served; the untouched game keeps lichess's review.
+ */
+async function lichessOutOfRange(s: Sweep): Promise<Counted[]> {
+  const t = new Tally();
+  type Game = { id: string; createdAt: number; analysis: Array<Record<string, unknown>>; players: Record<'white' | 'black', { analysis: { accuracy: number } }> };
+  const all = readFileSync(new URL('../fixtures/sources/lichess-analysed/games.ndjson', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Game);
+  const withBest = (g: Game) => Math.max(1, g.analysis.findIndex((e) => typeof e?.best === 'string'));
+  const damage: Array<[string, (g: Game) => void]> = [
+    ['accuracy 1e308', (g) => ((g.players.white.analysis.accuracy = 1e308), (g.players.black.analysis.accuracy = 1e308))],
+    ['accuracy -5', (g) => ((g.players.white.analysis.accuracy = -5), (g.players.black.analysis.accuracy = -5))],
+    ['an eval of 1e15', (g) => (g.analysis[3] = { eval: 1e15 })],
+    ['a mate of 1e9', (g) => (g.analysis[3] = { mate: 1e9 })],
+    ['best "zzzz"', (g) => (g.analysis[withBest(g)] = { ...g.analysis[withBest(g)], best: 'zzzz' })],
+    ['a 10 KB best', (g) => (g.analysis[withBest(g)] = { ...g.analysis[withBest(g)], best: 'e2e4'.repeat(2560) })],
+  ];
+  const picked = [...all].sort((a, b) => a.createdAt - b.createdAt).slice(0, damage.length + 1);
+  const served = picked.map((g, i) => {
+    const copy = structuredClone(g);
+    if (i < damage.length) damage[i][1](copy);
+    return JSON.stringify(copy);
+  });
+  const store = openStore(storeFile(s.dir));
+  const r = createUser(store, systemClock, { displayName: 'R', email: 'r@example.test' });
+  store.close();
+  const token = lastLine(await cliRun(['token', 'create', '--name', 'r', '--data-dir', s.dir, '--user', r.email]));
+  const lichess = await startFixtureServer();
+  playLichess(lichess, { lines: served });
+  let syncOut = '';
+  try {
+    const env = { CFP_LICHESS_URL: lichess.url };
+    await cliRun(['connect', 'siteB', 'megaloblasto', '--data-dir', s.dir, '--user', r.email], env);
+    syncOut = (await cliRun(['sync', '--data-dir', s.dir, '--user', r.email], env).catch((e: { stdout?: string }) => `FAILED ${e.stdout ?? ''}`)).trim().split('\n').pop() ?? '';
+  } finally {
+    await lichess.close();
+  }
+  const db = readStore(s.dir);
+  const rows = db
+    .prepare(
+      `SELECT g.id, g.source_id AS sourceId, g.platform_accuracy AS platform, g.review_accuracy AS review,
+              EXISTS (SELECT 1 FROM analyses a WHERE a.user_id = g.user_id AND a.moves_key = g.moves_key) AS reviewed
+         FROM games g WHERE g.user_id = ? AND g.provider = 'siteB'`,
+    )
+    .all(r.id) as Array<{ id: string; sourceId: string; platform: number | null; review: number | null; reviewed: number }>;
+  db.close();
+  const outOfRange = (x: unknown): boolean =>
+    Array.isArray(x) ? x.some(outOfRange) : x !== null && typeof x === 'object' ? Object.entries(x).some(([k, v]) => (/accuracy/i.test(k) && typeof v === 'number' && (v < 0 || v > 100)) || outOfRange(v)) : false;
+  let refusedStored = 0;
+  let lost = 0;
+  const seen: string[] = [];
+  for (const [i, g] of picked.entries()) {
+    const row = rows.find((x) => x.sourceId === g.id);
+    const damaged = i < damage.length;
+    if (!row) {
+      t.undocumented += 1;
+      seen.push(`${damaged ? damage[i][0] : 'untouched'}: not stored`);
+      continue;
+    }
+    const auth = { headers: { authorization: `Bearer ${token}` } };
+    const game = await send(t, `${s.server.url}/api/v1/me/games/${encodeURIComponent(row.id)}`, auth);
+    const analysis = await send(t, `${s.server.url}/api/v1/me/games/${encodeURIComponent(row.id)}/analysis`, auth);
+    const served = [game, analysis].filter((x) => x.status === 200).some((x) => outOfRange(JSON.parse(x.text)));
+    const stored = [row.platform, row.review].some((v) => v !== null && (v < 0 || v > 100));
+    if (damaged && (row.reviewed || stored || served)) refusedStored += 1;
+    if (!damaged && !row.reviewed) lost += 1;
+    seen.push(`${damaged ? damage[i][0] : 'untouched'}: ${row.reviewed ? 'reviewed' : 'review-less'}, accuracy ${row.platform ?? '—'}/${row.review ?? '—'}, get_game ${game.status}, analysis ${analysis.status}${served ? ', OUT OF RANGE served' : ''}`);
+  }
+  return [
+    {
+      attack: 'item 10: lichess analysis out of range',
+      t,
+      crashes: 0,
+      lost,
+      duplicated: 0,
+      refusedStored,
+      leaks: 0,
+      notes: [
+        `A third owner, R, synced (\`sync\`, the CLI) ${picked.length} games of the lichess export fixture from a local lichess, ${damage.length} damaged: ${seen.join('; ')}. The sync said: ${syncOut}. requests: R's get_game and get_game_analysis of each.`,
       ],
     },
   ];
