@@ -168,23 +168,24 @@ export class SweptServer {
   }
 
   /** SIGKILL, to its exit (the kernel has closed its port and its store handles). */
-  async kill9(): Promise<void> {
-    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.up = false;
-    this.generation += 1;
-    const exited = new Promise((r) => this.child!.once('exit', r));
-    this.child.kill('SIGKILL');
-    await exited;
+  kill9(): Promise<void> {
+    return this.end('SIGKILL');
   }
 
   async stop(): Promise<void> {
     this.watching = false;
     await this.watch;
-    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    await this.end('SIGTERM');
+  }
+
+  /** Sends the signal and waits for the exit, which is then not counted as a crash. */
+  private async end(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     this.up = false;
     this.generation += 1;
-    const exited = new Promise((r) => this.child!.once('exit', r));
-    this.child.kill('SIGTERM');
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
     await exited;
   }
 
