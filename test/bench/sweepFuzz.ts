@@ -21,6 +21,8 @@ export interface HeldJob {
 export interface FuzzCase {
   name: string;
   expect: Expect;
+  /** The expectation when it depends on the job handed out. */
+  expectFor?: (job: HeldJob) => Expect;
   /** The id submitted to: the held job's, or another. */
   id: (job: HeldJob) => string;
   query?: string;
@@ -34,15 +36,17 @@ type Entry = Record<string, unknown> | null;
 /**
  * A valid whole analysis of the job: every position the first legal move as its PV at cp 17, depth 20 (issue 44
  * item 6's "fake-but-valid"), a position without moves as Stockfish answers it (depth 0, mate 0 or cp 0), a listed
- * skip as `{skipped: true}`.
+ * skip as `{skipped: true}`, unless `searchSkipped` (a searched entry for a known position is taken as searched,
+ * src/chess/workerAnalysis.ts): the entry mutations need a searched entry, and a job whose every position the owner's
+ * opening lines already hold would otherwise have none.
  */
-export function validEntries(job: HeldJob): Entry[] {
+export function validEntries(job: HeldJob, searchSkipped = false): Entry[] {
   const board = new Chess(job.position);
   const moves = job.moves.trim() ? job.moves.trim().split(' ') : [];
   const out: Entry[] = [];
   for (let i = 0; i <= moves.length; i++) {
     const legal = board.moves({ verbose: true });
-    if (job.skipPositions.includes(i)) out.push({ skipped: true });
+    if (job.skipPositions.includes(i) && !searchSkipped) out.push({ skipped: true });
     else if (!legal.length) out.push({ depth: 0, score: board.isCheckmate() ? { mate: 0 } : { cp: 0 } });
     else out.push({ pv: legal[0].from + legal[0].to + (legal[0].promotion ?? ''), depth: 20, score: { cp: 17 }, nodes: 1000, time: 10 });
     if (i < moves.length) board.move({ from: moves[i].slice(0, 2), to: moves[i].slice(2, 4), promotion: moves[i][4] });
@@ -54,8 +58,16 @@ const submission = (analysis: unknown, extra: Record<string, unknown> = {}) => (
 /** JSON text with raw numbers JSON.stringify cannot write (`1e999` parses to Infinity): a string `RAW:x` becomes `x`. */
 const text = (v: unknown) => JSON.stringify(v).replace(/"RAW:([^"]*)"/g, '$1');
 const own = (job: HeldJob) => job.work.id;
-/** The searched entries (a PV, not skipped, not terminal): the first and the last are mutated. */
-const searched = (entries: Entry[]) => entries.flatMap((e, i) => (e && typeof e.pv === 'string' ? [i] : []));
+/**
+ * The entry a mutation changes: the first or the last searched one (a PV: not terminal), among the positions the job
+ * did not list as known when there are any.
+ */
+function mutatedAt(entries: Entry[], job: HeldJob, which: 'first' | 'last'): number {
+  const searched = entries.flatMap((e, i) => (e && typeof e.pv === 'string' ? [i] : []));
+  const unlisted = searched.filter((i) => !job.skipPositions.includes(i));
+  const at = unlisted.length ? unlisted : searched;
+  return which === 'first' ? at[0] : at[at.length - 1];
+}
 
 /** Cases that change one searched entry (applied to the first and to the last searched position). */
 const ENTRY_MUTATIONS: Array<[string, Expect, (e: Record<string, unknown>) => unknown]> = [
@@ -121,8 +133,8 @@ const ENTRY_MUTATIONS: Array<[string, Expect, (e: Record<string, unknown>) => un
 /** Every case of the sweep, in order. */
 export function fuzzCases(others: { otherOwnersId: () => string; storedId: () => string }): FuzzCase[] {
   const cases: FuzzCase[] = [];
-  const whole = (name: string, expect: Expect, make: (entries: Entry[], job: HeldJob) => unknown, more: Partial<FuzzCase> = {}) =>
-    cases.push({ name, expect, id: own, body: (job) => text(make(validEntries(job), job)), ...more });
+  const whole = (name: string, expect: Expect, make: (entries: Entry[], job: HeldJob) => unknown, more: Partial<FuzzCase> = {}, searchSkipped = false) =>
+    cases.push({ name, expect, id: own, body: (job) => text(make(validEntries(job, searchSkipped), job)), ...more });
   const raw = (name: string, body: string) => cases.push({ name, expect: 'refused', id: own, body: () => body });
 
   whole('valid (the control)', 'stored', (a) => submission(a));
@@ -173,11 +185,10 @@ export function fuzzCases(others: { otherOwnersId: () => string; storedId: () =>
   whole('sent as text/plain (stored)', 'stored', (a) => submission(a), { contentType: 'text/plain' });
   for (const [name, expect, mutate] of ENTRY_MUTATIONS) {
     for (const which of ['first', 'last'] as const) {
-      whole(`${which} searched entry: ${name}`, expect, (a) => {
-        const at = searched(a);
-        const i = which === 'first' ? at[0] : at[at.length - 1];
-        return submission(a.map((e, k) => (k === i ? mutate(e!) : e)));
-      });
+      const at = (job: HeldJob) => mutatedAt(validEntries(job, true), job, which);
+      // `{skipped: true}` is right for a listed position: when the job lists every one, the case is a valid analysis.
+      const expectFor = name === 'skipped on a position not listed' ? (job: HeldJob) => (job.skipPositions.includes(at(job)) ? 'stored' : 'refused') : undefined;
+      whole(`${which} searched entry: ${name}`, expect, (a, job) => submission(a.map((e, k) => (k === at(job) ? mutate(e!) : e))), { expectFor }, true);
     }
   }
   cases.push({ name: 'query stop=maybe', expect: 'badQuery', id: own, query: '?stop=maybe', body: (job) => text(submission(validEntries(job))) });
