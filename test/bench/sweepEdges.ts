@@ -24,14 +24,21 @@ export async function strangers(s: Sweep): Promise<Counted[]> {
   const deadToken = `${s.p.token.slice(0, -4)}zzzz`;
   const deadKey = `${q.key.slice(0, -4)}zzzz`;
   const reads = ownerReads(s, s.p);
-  for (let i = 0; i < rounds; i++) {
-    for (const target of targets) {
-      for (const auth of [null, target.path.startsWith('/fishnet') ? deadKey : deadToken]) {
-        const status = await sendRaw(t, s.server.url, target.method, target.path, auth ? { authorization: `Bearer ${auth}` } : {}, body, target.chunked);
-        if (typeof status === 'number' && (status < 400 || status >= 500)) t.undocumented += 1;
+  // Four strangers at once, one per route, as the issue's flood; a refusal answered a second late is one the server
+  // paced (a stranger's address past its burst of refusals, where the server paces them).
+  let paced = 0;
+  await Promise.all(
+    targets.map(async (target) => {
+      for (let i = 0; i < rounds; i++) {
+        for (const auth of [null, target.path.startsWith('/fishnet') ? deadKey : deadToken]) {
+          const started = performance.now();
+          const status = await sendRaw(t, s.server.url, target.method, target.path, auth ? { authorization: `Bearer ${auth}` } : {}, body, target.chunked);
+          if (performance.now() - started >= 900) paced += 1;
+          if (typeof status === 'number' && (status < 400 || status >= 500)) t.undocumented += 1;
+        }
       }
-    }
-  }
+    }),
+  );
   // A credential of the wrong kind: P's personal token opens no /fishnet/ route (403), Q's worker key no REST route (401).
   for (let i = 0; i < 5; i++) {
     const a = await fishnet(s, t, s.p.token, '/acquire');
@@ -44,7 +51,7 @@ export async function strangers(s: Sweep): Promise<Counted[]> {
   t.merge(r.t);
   return [
     counted('item 2: strangers’ bodies', t, {}, [
-      `${rounds} rounds of 4 routes (POST /fishnet/analysis/some-job and PUT /api/v1/prep/repertoire/white with the size declared, POST /api/mcp and POST /api/v1/me/coaching/entries chunked), each a 1 MiB JSON nested ${MIB / 2} deep, once with no Authorization and once with a dead credential of the right shape; then 5 × P's personal token on /fishnet/acquire and 5 × Q's worker key on GET /api/v1/me/games. Answers: ${answered} (ECONNRESET/EPIPE: the server answered and closed the socket under the rest of the body, counted as no answer).`,
+      `4 strangers at once, each ${rounds} rounds of its route (POST /fishnet/analysis/some-job and PUT /api/v1/prep/repertoire/white with the size declared, POST /api/mcp and POST /api/v1/me/coaching/entries chunked), each a 1 MiB JSON nested ${MIB / 2} deep, once with no Authorization and once with a dead credential of the right shape; then 5 × P's personal token on /fishnet/acquire and 5 × Q's worker key on GET /api/v1/me/games. Answers: ${answered} (an ECONNRESET or EPIPE would be the server closing the socket under the rest of the body, counted as no answer); ${paced} answered after 0.9 s or more (paced).`,
       r.note,
     ]),
   ];
