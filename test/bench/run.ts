@@ -23,6 +23,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchTable[]> }>
   'prep-load': () => import('./prepLoad.js'),
   'held-lock': () => import('./heldLock.js'),
   'unauth-flood': () => import('./unauthFlood.js'),
+  sweep: () => import('./sweep.js'),
   'demo-games': () => import('./demoGames.js'),
 };
 

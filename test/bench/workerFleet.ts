@@ -31,9 +31,9 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** `serve --engines 0` on `dataDir` (no local engine: every review waits for a worker), to its listening line. */
-export async function serveForWorkers(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--engines', '0', '--data-dir', dataDir, '--port', '0'], {
+/** `serve --engines 0` on `dataDir` (no local engine: every review waits for a worker), to its listening line; `port` 0 for any free one. */
+export async function serveForWorkers(dataDir: string, env: NodeJS.ProcessEnv, port = 0): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--engines', '0', '--data-dir', dataDir, '--port', String(port)], {
     env: { ...process.env, CFP_RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
