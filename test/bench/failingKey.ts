@@ -1,4 +1,4 @@
-import { worstSubmission } from './workerLoad.js';
+import { worstSubmission } from './worstSubmission.js';
 
 /**
  * The worker key of worker-load's "failing submissions in a loop" row (workerLoad.ts), run as its own process so that

@@ -8,7 +8,7 @@ import type { HeldJob } from './sweepFuzz.js';
 import { readStore, reviewRows, send, SweptServer, Tally, workerStores } from './sweepRig.js';
 import { percentile } from './table.js';
 import { cliRun, lastLine } from './workerFleet.js';
-import { worstSubmission } from './workerLoad.js';
+import { worstSubmission } from './worstSubmission.js';
 
 /**
  * What the families of the reliability sweep (sweep.ts) share: the owners and the server, the table's row, and the

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Chess } from 'chess.js';
 import { issueWorkerKey } from '../../src/auth/workerKeys.js';
 import { movesKey, replaySan, START_FEN } from '../../src/chess/pgn.js';
 import { systemClock } from '../../src/clock.js';
@@ -14,10 +13,10 @@ import { parseExport } from '../helpers/lichessExport.js';
 import { requireCurrentBuild } from './currentBuild.js';
 import { percentile, type BenchTable } from './table.js';
 import { cliRun, lastLine, serveForWorkers, startWorker, stopChild } from './workerFleet.js';
+import { eventLoopHold } from './eventLoopHold.js';
+import { MAX_PV_PLIES, worstSubmission } from './worstSubmission.js';
 
 const FIXTURE = new URL('../fixtures/lichess-analysed/games.ndjson', import.meta.url);
-/** Stockfish's MAX_PLY (schemas/fishnet.ts): the longest PV a submission may carry. */
-const MAX_PV_PLIES = 246;
 
 /**
  * Issue 44 items 1 and 3: what a review worker's submissions cost the server, and a slow machine's game completing.
@@ -26,7 +25,8 @@ const MAX_PV_PLIES = 246;
  * - the longest `/health` answer while one submission is judged (a timer probe from outside: one request after
  *   another, each answer's time; the event loop held for N ms shows as an answer taking N ms), for the worst legal
  *   submission of each of the fixture's longest games (every PV 246 legal plies, Stockfish's MAX_PLY) and for the same
- *   refused (its last entry `{"mate": 0}`);
+ *   refused (its last entry `{"mate": 0}`); then the same submissions' longest event-loop delay measured inside the
+ *   server (eventLoopHold.ts);
  * - P's `list_games` latency, quiet and while Q's key loops failing submissions as fast as it can;
  * - the fixture's game cut to 107 plies (issue 44's) reviewed by `chess-footprint worker` under
  *   CFP_WORKER_TIMEOUT_MS=2000, native Stockfish (CFP_BENCH_WORKER_ENGINE, default /usr/games/stockfish) at the
@@ -89,6 +89,7 @@ export async function run(): Promise<BenchTable[]> {
         rows,
         notes: ['Goal: the longest /health answer ≤ 50 ms (the event loop is never held longer). Before issue 44 a 28-position submission of 4,000-character PVs held it 13.4 s.', ...load],
       });
+      tables.push(await eventLoopHold(games));
 
       // P's list_games, quiet, then while Q's key fails submissions in a loop.
       const listGames = async (ms: number) => {
@@ -154,50 +155,6 @@ function healthProbe(url: string) {
       return { max, count };
     },
   };
-}
-
-/**
- * The costliest legal analysis of a game: every position's PV as long as Stockfish can print (MAX_PLY moves), made of
- * a reversible four-ply cycle (a piece of the side to move out and back, one of the other side's likewise: issue 44's
- * `g1f3 g8f6 f3g1 f6g8`), legal however often repeated since each cycle returns the pieces where they were; cp 0, depth
- * 30. A position with no such cycle gets its first legal move alone. Refused: the last entry given `{"mate": 0}` on a
- * position that is not mate, which the server finds only after checking everything before it.
- */
-export function worstSubmission(moves: readonly string[], refused: boolean) {
-  const game = new Chess();
-  const analysis: unknown[] = [];
-  for (let i = 0; i <= moves.length; i++) {
-    const options = game.moves({ verbose: true });
-    const cycle = reversibleCycle(game.fen());
-    const pv = cycle ? Array.from({ length: MAX_PV_PLIES }, (_, k) => cycle[k % 4]) : options.slice(0, 1).map((m) => m.from + m.to + (m.promotion ?? ''));
-    analysis.push(pv.length ? { pv: pv.join(' '), depth: 30, score: { cp: 0 }, nodes: 900_000, time: 1_000 } : { depth: 0, score: game.isCheckmate() ? { mate: 0 } : { cp: 0 } });
-    if (i < moves.length) game.move({ from: moves[i].slice(0, 2), to: moves[i].slice(2, 4), promotion: moves[i][4] });
-  }
-  if (refused) analysis[analysis.length - 1] = { pv: (analysis.at(-1) as { pv?: string }).pv, depth: 30, score: { mate: 0 } };
-  return { stockfish: { flavor: 'nnue' }, analysis };
-}
-
-/** Four UCI moves that leave the placement as it was (out and back for each side), or null. */
-function reversibleCycle(fen: string): string[] | null {
-  const quiet = (c: Chess) => c.moves({ verbose: true }).filter((m) => m.piece !== 'p' && !m.captured && !m.san.startsWith('O-O'));
-  const board = new Chess(fen);
-  const placement = fen.split(' ')[0];
-  for (const a of quiet(board)) {
-    const afterA = new Chess(fen);
-    afterA.move(a);
-    for (const b of quiet(afterA)) {
-      const c = new Chess(afterA.fen());
-      c.move(b);
-      try {
-        c.move({ from: a.to, to: a.from });
-        c.move({ from: b.to, to: b.from });
-      } catch {
-        continue;
-      }
-      if (c.fen().split(' ')[0] === placement) return [a.from + a.to, b.from + b.to, a.to + a.from, b.to + b.from];
-    }
-  }
-  return null;
 }
 
 /** Issue 44 item 3: the 107-ply game reviewed by one `chess-footprint worker` under CFP_WORKER_TIMEOUT_MS=2000. */
