@@ -7,6 +7,7 @@ import { openStore, storeFile } from '../../src/store/db.js';
 import { requireCurrentBuild } from './currentBuild.js';
 import { strangers, lichessOutOfRange, smallOnes } from './sweepEdges.js';
 import { crossOwner, longPvs, fuzz, revokeMidJob } from './sweepFishnet.js';
+import { explorerFailures } from './sweepExplorer.js';
 import { kills } from './sweepKills.js';
 import { type Counted, NODES, type Sweep, TIMEOUT_MS } from './sweepKit.js';
 import { freePort, SweptServer, Tally } from './sweepRig.js';
@@ -44,7 +45,7 @@ export async function run(): Promise<BenchTable[]> {
   const rows: Counted[] = [];
   try {
     const only = (process.env.CFP_BENCH_SWEEP_ONLY ?? '').split(',').filter(Boolean);
-    for (const family of [strangers, crossOwner, longPvs, fuzz, revokeMidJob, kills, lichessOutOfRange, smallOnes]) {
+    for (const family of [strangers, crossOwner, longPvs, fuzz, revokeMidJob, kills, lichessOutOfRange, smallOnes, explorerFailures]) {
       if (only.length && !only.includes(family.name)) continue;
       const crashes = server.crashes;
       for (const r of await family(s)) rows.push({ ...r, crashes: r.crashes + server.crashes - crashes });
