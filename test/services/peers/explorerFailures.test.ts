@@ -168,3 +168,37 @@ describe('one explorer request at a time per store, across processes', () => {
     }
   });
 });
+
+describe('one owner read by two processes at once', () => {
+  test('each position is asked of the explorer once: the cache is looked at again under the lease', async () => {
+    // Found by the sweep's explorerFailures family (test/bench/sweepExplorer.ts): `serve` and `mcp` over stdio read one
+    // owner's peers at once, 19 explorer requests for 18 positions. Both runs find a position missing before the
+    // lease; the one that waited then asked it again, though the other had stored it meanwhile.
+    const server = await startFixtureServer();
+    playExplorer(server);
+    countOpenRequests(server, 40);
+    const app = makeTestApp({ env: { CFP_LICHESS_EXPLORER_URL: server.url } });
+    const { deps: second, close: closeSecond } = secondProcess(app);
+    const runsA = new PeerRuns(app.deps, { sleep: async () => undefined });
+    const runsB = new PeerRuns(second, { sleep: async () => undefined });
+    setPeerRuns(app.deps, runsA);
+    setPeerRuns(second, runsB);
+    try {
+      const p = app.addUser('P');
+      connectSource(app.deps, p.user.id, 'siteB', 'ownerp', 'lip_owner');
+      addSlavGames(app, p.user.id);
+      peersView(p.ctx, 'black');
+      peersView({ ...p.ctx, ...second, user: p.user }, 'black');
+      await Promise.all([runsA.settled(`${p.user.id} black 1600 blitz `), runsB.settled(`${p.user.id} black 1600 blitz `)]);
+      // The Slav line's three positions (slav.ts), each once.
+      expect(server.requests.filter((r) => r.path.startsWith('/lichess'))).toHaveLength(3);
+      expect(peersView(p.ctx, 'black').status).toMatchObject({ state: 'ok', cached: 3 });
+    } finally {
+      runsA.stop();
+      runsB.stop();
+      await closeSecond();
+      await server.close();
+      await app.close();
+    }
+  });
+});
