@@ -120,7 +120,8 @@ export async function explorerFailures(s: Sweep): Promise<Counted[]> {
     holdMs = 100;
     const both = await twoProcesses(s, server, fake.url, t);
     rows.push(`two processes at once (the fake answering well-formed, each request held 100 ms): ${both.summary}; ${explorerRequests} explorer requests, at most ${mostOpen} open at once`);
-    if (mostOpen > 1 || both.charged > 1) t.undocumented += 1;
+    // Documented: one request at a time per store, each position asked once, the same work charged once.
+    if (mostOpen > 1 || explorerRequests > both.positions || both.charged > 1) t.undocumented += 1;
     holdMs = 0;
     let storedBefore = explorerBytes(s);
     // Each mode a (band, time class) of its own, a new piece of work, never P's own level (fetched just now).
@@ -209,12 +210,14 @@ async function twoProcesses(s: Sweep, server: SweptServer, fakeUrl: string, t: T
   await client.connect(transport);
   type View = { level: { ratings: number[]; timeClass: string } | null; status: { state: string; message: string | null; positions: number; cached: number } };
   let level: View['level'] = null;
+  let positions = 0;
   const statesOf = async (read: () => Promise<View | null>) => {
     const seen: string[] = [];
     for (let i = 0; i < 60; i += 1) {
       const v = await read();
       if (v && seen.at(-1) !== v.status.state) seen.push(v.status.state);
       level ??= v?.level ?? null;
+      positions = Math.max(positions, v?.status.positions ?? 0);
       if (v?.status.state === 'ok') break;
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -230,7 +233,7 @@ async function twoProcesses(s: Sweep, server: SweptServer, fakeUrl: string, t: T
   await client.close().catch(() => undefined);
   const charged = Math.round(before - scoutLevel(s));
   const lv = level as View['level'];
-  return { level: lv, charged, summary: `P's level ${lv ? `${lv.ratings.join(',')} ${lv.timeClass}` : 'none'}; REST ${rest}, stdio ${stdio}; ${charged} scout unit${charged === 1 ? '' : 's'} charged (both processes)` };
+  return { level: lv, charged, positions, summary: `P's level ${lv ? `${lv.ratings.join(',')} ${lv.timeClass}` : 'none'}, ${positions} positions; REST ${rest}, stdio ${stdio}; ${charged} scout unit${charged === 1 ? '' : 's'} charged (both processes)` };
 }
 
 /** P's `scout` bucket now (limiter.ts's level: tokens plus the refill since), read-only from limits.sqlite. */
