@@ -9,6 +9,7 @@ import { packageRoot } from '../../src/paths.js';
 import { LIMITS_FILE } from '../../src/limits/limiter.js';
 import Database from 'better-sqlite3';
 import { startFixtureServer } from '../helpers/fixtureServer.js';
+import { killAndReap } from '../helpers/processes.js';
 import { type Counted, counted, MIB, type Sweep } from './sweepKit.js';
 import { freePort, readStore, send, SweptServer, Tally } from './sweepRig.js';
 import { cliRun } from './workerFleet.js';
@@ -279,17 +280,7 @@ async function scoutKilled(s: Sweep, server: SweptServer, fake: Awaited<ReturnTy
   await viaStdio.connect(stdio);
   const first = scoutOf(await viaStdio.readResource({ uri }));
   for (let i = 0; i < 200 && exports < 1; i += 1) await new Promise((r) => setTimeout(r, 50));
-  const pid = stdio.pid!;
-  process.kill(pid, 'SIGKILL');
-  const gone = () => {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  };
-  for (let i = 0; i < 100 && !gone(); i += 1) await new Promise((r) => setTimeout(r, 50));
+  const reaped = await killAndReap(stdio.pid!);
   letFirstGo();
   await viaStdio.close().catch(() => undefined);
   // The served process, MCP over HTTP with P's token: each request it answers tallied.
@@ -323,6 +314,6 @@ async function scoutKilled(s: Sweep, server: SweptServer, fake: Awaited<ReturnTy
   const stored = db.prepare("SELECT count(*) AS n FROM scout_games g JOIN scouts x ON x.id = g.scout_id WHERE x.user_id = ? AND lower(x.username) = 'rivalx'").get(s.p.id) as { n: number };
   const leases = db.prepare('SELECT count(*) AS n FROM scout_lease').get() as { n: number };
   db.close();
-  if (scout.state !== 'ok' || first.state === 'ok') t.undocumented += 1;
-  return `item 11: \`mcp\` over stdio read ${uri}: ${first.state}; its export request held by the fake lichess (${exports >= 1 ? 'in flight' : 'NOT seen'}), the process SIGKILLed (${gone() ? 'gone' : 'STILL RUNNING'}). The served process then read it over MCP (HTTP) until the scout ended: states ${seen.join(' → ')} in ${Math.round(performance.now() - started)} ms, final ${scout.state} with ${scout.games} games${scout.message ? ` ("${scout.message}")` : ''}; lichess export requests in all: ${exports}; scout_games stored for the player: ${stored.n}; scout leases left: ${leases.n}; scout units charged (both processes): ${Math.round(before - scoutLevel(s))}.`;
+  if (!reaped || scout.state !== 'ok' || first.state === 'ok') t.undocumented += 1;
+  return `item 11: \`mcp\` over stdio read ${uri}: ${first.state}; its export request held by the fake lichess (${exports >= 1 ? 'in flight' : 'NOT seen'}), the process SIGKILLed (${reaped ? 'gone' : 'STILL RUNNING'}). The served process then read it over MCP (HTTP) until the scout ended: states ${seen.join(' → ')} in ${Math.round(performance.now() - started)} ms, final ${scout.state} with ${scout.games} games${scout.message ? ` ("${scout.message}")` : ''}; lichess export requests in all: ${exports}; scout_games stored for the player: ${stored.n}; scout leases left: ${leases.n}; scout units charged (both processes): ${Math.round(before - scoutLevel(s))}.`;
 }
