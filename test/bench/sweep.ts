@@ -18,7 +18,7 @@ import { cliRun, lastLine } from './workerFleet.js';
  * Issue 44, "Must show": the reliability sweep repeated, counted. Two owners, P (the demo owner, 200 games) and Q (games
  * imported from the lichess fixture), on one store served by the shipped build (`serve --engines 0`, dist/) in its own
  * process; every count is a real answer or a query of the store (read-only). One row per attack family of the issue's
- * list (sweepEdges.ts, sweepFishnet.ts, sweepKills.ts; what they share in sweepKit.ts and sweepRig.ts), then the totals;
+ * list (sweepEdges.ts, sweepFishnet.ts, sweepKills.ts, sweepExplorer.ts; what they share in sweepKit.ts and sweepRig.ts), then the totals;
  * a third owner, R, for lichess's analysis (item 10). Knobs: CFP_BENCH_SWEEP_TRIALS (kill -9 trials, half of the worker, half of the server; default
  * 46 as the issue's), CFP_BENCH_SWEEP_LOOP_SECONDS (the failing-submission loop, default 10), CFP_BENCH_SWEEP_STRANGERS
  * (rounds of the four stranger routes, default 25), CFP_BENCH_WORKER_ENGINE (the real worker's engine, default native
