@@ -7,6 +7,7 @@ import { openStore, storeFile } from '../../src/store/db.js';
 import { requireCurrentBuild } from './currentBuild.js';
 import { strangers, lichessOutOfRange, smallOnes } from './sweepEdges.js';
 import { crossOwner, longPvs, fuzz, revokeMidJob } from './sweepFishnet.js';
+import { explorerFailures } from './sweepExplorer.js';
 import { kills } from './sweepKills.js';
 import { type Counted, NODES, type Sweep, TIMEOUT_MS } from './sweepKit.js';
 import { freePort, SweptServer, Tally } from './sweepRig.js';
@@ -17,7 +18,7 @@ import { cliRun, lastLine } from './workerFleet.js';
  * Issue 44, "Must show": the reliability sweep repeated, counted. Two owners, P (the demo owner, 200 games) and Q (games
  * imported from the lichess fixture), on one store served by the shipped build (`serve --engines 0`, dist/) in its own
  * process; every count is a real answer or a query of the store (read-only). One row per attack family of the issue's
- * list (sweepEdges.ts, sweepFishnet.ts, sweepKills.ts; what they share in sweepKit.ts and sweepRig.ts), then the totals;
+ * list (sweepEdges.ts, sweepFishnet.ts, sweepKills.ts, sweepExplorer.ts; what they share in sweepKit.ts and sweepRig.ts), then the totals;
  * a third owner, R, for lichess's analysis (item 10). Knobs: CFP_BENCH_SWEEP_TRIALS (kill -9 trials, half of the worker, half of the server; default
  * 46 as the issue's), CFP_BENCH_SWEEP_LOOP_SECONDS (the failing-submission loop, default 10), CFP_BENCH_SWEEP_STRANGERS
  * (rounds of the four stranger routes, default 25), CFP_BENCH_WORKER_ENGINE (the real worker's engine, default native
@@ -44,7 +45,7 @@ export async function run(): Promise<BenchTable[]> {
   const rows: Counted[] = [];
   try {
     const only = (process.env.CFP_BENCH_SWEEP_ONLY ?? '').split(',').filter(Boolean);
-    for (const family of [strangers, crossOwner, longPvs, fuzz, revokeMidJob, kills, lichessOutOfRange, smallOnes]) {
+    for (const family of [strangers, crossOwner, longPvs, fuzz, revokeMidJob, kills, lichessOutOfRange, smallOnes, explorerFailures]) {
       if (only.length && !only.includes(family.name)) continue;
       const crashes = server.crashes;
       for (const r of await family(s)) rows.push({ ...r, crashes: r.crashes + server.crashes - crashes });

@@ -13,6 +13,7 @@ import { SCOUT_ELSEWHERE } from '../../src/services/prep/scoutLease.js';
 import { openStore, storeFile } from '../../src/store/db.js';
 import { CLI, cli } from '../helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
+import { killAndReap } from '../helpers/processes.js';
 
 /**
  * Issue 44 item 7, with real processes: `mcp` over stdio (the CLI as built for this run, a child process) and this
@@ -106,19 +107,7 @@ describe('a scout across processes: mcp over stdio and another process on one da
 
   test('the stdio process killed (SIGKILL) mid-fetch: the next read here resumes the scout at once and completes it', async () => {
     await scoutedOverStdio();
-    const pid = transport.pid!;
-    process.kill(pid, 'SIGKILL');
-    // Gone once reaped: kill(pid, 0) then fails with ESRCH.
-    const gone = () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
-    for (let i = 0; i < 100 && !gone(); i += 1) await new Promise((r) => setTimeout(r, 50));
-    expect(gone()).toBe(true);
+    expect(await killAndReap(transport.pid!)).toBe(true);
     // Its claim would hold for up to 30 s more, but its process is gone: not "being fetched", and not stuck (issue 44 item 11).
     const resumed = (await readPlayer(ctx, 'siteB', 'RivalX')).scout;
     expect(resumed.state).toBe('queued');

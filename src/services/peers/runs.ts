@@ -127,12 +127,15 @@ export class PeerRuns {
         if (run.signal.aborted) return;
         const month = fetchMonth(clock.now());
         // Another run (another colour, a second reader, another process) may have fetched this position meanwhile.
-        if (!cachedAnswers(store, userId, job.kind, month, [job.key]).size) {
-          // One request at a time per store, whichever process asks (explorerLease.ts).
-          const answer = await withExplorerLease(store, this.holder, run.signal, () =>
-            job.kind.database === 'masters' ? explorerMasters(client, job.fen) : explorerLichess(client, { fen: job.fen, ratings: job.ratings, speeds: job.speeds }),
-          );
-          storeAnswer(store, userId, job.kind, month, job.key, answer, clock.now());
+        const cached = () => cachedAnswers(store, userId, job.kind, month, [job.key]).size > 0;
+        if (!cached()) {
+          // One request at a time per store, whichever process asks (explorerLease.ts); looked at again once the
+          // lease is held, since the run that held it before may have stored this very position meanwhile.
+          await withExplorerLease(store, this.holder, run.signal, async () => {
+            if (cached()) return;
+            const answer = await (job.kind.database === 'masters' ? explorerMasters(client, job.fen) : explorerLichess(client, { fen: job.fen, ratings: job.ratings, speeds: job.speeds }));
+            storeAnswer(store, userId, job.kind, month, job.key, answer, clock.now());
+          });
         }
         run.progress.done += 1;
       }

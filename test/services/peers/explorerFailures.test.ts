@@ -136,35 +136,63 @@ describe("lichess's opening explorer failing", () => {
 });
 
 describe('one explorer request at a time per store, across processes', () => {
-  test('two processes on one store (serve and mcp over stdio), two owners: their requests never overlap', async () => {
-    const server = await startFixtureServer();
+  let server: FixtureServer;
+  let opened: { mostOpen(): number };
+  let app: TestApp;
+  let second: TestApp['deps'];
+  let closeSecond: () => Promise<void>;
+  let runsA: PeerRuns;
+  let runsB: PeerRuns;
+
+  beforeEach(async () => {
+    server = await startFixtureServer();
     playExplorer(server);
-    const opened = countOpenRequests(server, 40);
-    const app = makeTestApp({ env: { CFP_LICHESS_EXPLORER_URL: server.url } });
+    opened = countOpenRequests(server, 40);
+    app = makeTestApp({ env: { CFP_LICHESS_EXPLORER_URL: server.url } });
     // A second process: its own store connection and its own app (its own site turns and runners).
-    const { deps: second, close: closeSecond } = secondProcess(app);
-    const runsA = new PeerRuns(app.deps, { sleep: async () => undefined });
-    const runsB = new PeerRuns(second, { sleep: async () => undefined });
+    ({ deps: second, close: closeSecond } = secondProcess(app));
+    runsA = new PeerRuns(app.deps, { sleep: async () => undefined });
+    runsB = new PeerRuns(second, { sleep: async () => undefined });
     setPeerRuns(app.deps, runsA);
     setPeerRuns(second, runsB);
-    try {
-      const p = app.addUser('P');
-      const q = app.addUser('Q');
-      for (const o of [p, q]) {
-        connectSource(app.deps, o.user.id, 'siteB', `owner${o.user.id.slice(0, 4)}`, 'lip_owner');
-        addSlavGames(app, o.user.id);
-      }
-      peersView(p.ctx, 'black');
-      peersView({ ...q.ctx, ...second, user: q.user }, 'black');
-      await Promise.all([runsA.settled(`${p.user.id} black 1600 blitz `), runsB.settled(`${q.user.id} black 1600 blitz `)]);
-      expect(server.requests.filter((r) => r.path.startsWith('/lichess'))).toHaveLength(6);
-      expect(opened.mostOpen()).toBe(1);
-    } finally {
-      runsA.stop();
-      runsB.stop();
-      await closeSecond();
-      await server.close();
-      await app.close();
-    }
+  });
+  afterEach(async () => {
+    runsA.stop();
+    runsB.stop();
+    await closeSecond();
+    await server.close();
+    await app.close();
+  });
+
+  const withSlav = (name: string) => {
+    const o = app.addUser(name);
+    connectSource(app.deps, o.user.id, 'siteB', `owner${o.user.id.slice(0, 4)}`, 'lip_owner');
+    addSlavGames(app, o.user.id);
+    return o;
+  };
+  const explorerRequests = () => server.requests.filter((r) => r.path.startsWith('/lichess')).length;
+
+  test('two processes on one store (serve and mcp over stdio), two owners: their requests never overlap', async () => {
+    const p = withSlav('P');
+    const q = withSlav('Q');
+    peersView(p.ctx, 'black');
+    peersView({ ...q.ctx, ...second, user: q.user }, 'black');
+    await Promise.all([runsA.settled(`${p.user.id} black 1600 blitz `), runsB.settled(`${q.user.id} black 1600 blitz `)]);
+    expect(explorerRequests()).toBe(6);
+    expect(opened.mostOpen()).toBe(1);
+  });
+
+  test('one owner read by both at once: each position is asked once (the cache is looked at again under the lease)', async () => {
+    // Found by the sweep's explorerFailures family (test/bench/sweepExplorer.ts): `serve` and `mcp` over stdio read one
+    // owner's peers at once, 19 explorer requests for 18 positions. Both runs found a position missing before the
+    // lease; the one that waited then asked it again, though the other had stored it meanwhile.
+    const p = withSlav('P');
+    peersView(p.ctx, 'black');
+    peersView({ ...p.ctx, ...second, user: p.user }, 'black');
+    await Promise.all([runsA.settled(`${p.user.id} black 1600 blitz `), runsB.settled(`${p.user.id} black 1600 blitz `)]);
+    // The Slav line's three positions (slav.ts), each once.
+    expect(explorerRequests()).toBe(3);
+    expect(opened.mostOpen()).toBe(1);
+    expect(peersView(p.ctx, 'black').status).toMatchObject({ state: 'ok', cached: 3 });
   });
 });
