@@ -4,7 +4,7 @@ import type { Database } from '../../src/store/sqlite.js';
  * Takes a store back to what migration 0011 left (before 0012 made reviews per owner): `analyses` keyed
  * by moves alone and the owners' review state in `owner_reviews`, with the tables as 0004 and 0007 made
  * them; what the later migrations added undone (0013 worker_keys, 0014 owner_stamps.prep_version, 0015
- * explorer_answers, 0016 worker_opening_lines, 0017's columns, 0018 explorer_fetches and explorer_lease, 0019 scout_lease); and 0012 onwards unrecorded so the next open applies them.
+ * explorer_answers, 0016 worker_opening_lines, 0017's columns, 0018 explorer_fetches and explorer_lease, 0019 scout_lease, 0020 explorer_run_lease); and 0012 onwards unrecorded so the next open applies them.
  * The owner-stamp triggers go too (they name prep_version): the next open installs them again.
  */
 export function backTo0011(sqlite: Database): void {
@@ -12,6 +12,8 @@ export function backTo0011(sqlite: Database): void {
     sqlite.exec(`DROP TRIGGER "${name}"`);
   }
   sqlite.exec(`
+    -- 0020: who is fetching an explorer run.
+    DROP TABLE IF EXISTS explorer_run_lease;
     -- 0019: who is fetching a scout.
     DROP TABLE IF EXISTS scout_lease;
     -- 0018: the opening explorer's failed fetches and its store-wide lease.

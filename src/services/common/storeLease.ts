@@ -7,12 +7,12 @@ import type { Store } from '../../store/db.js';
  * each run their own runners) take turns (issue 44 item 7): a row of `table` keyed by `key` names its holder and until
  * when (epoch ms, real time: a lease is about processes alive now) the claim holds. A holder claims, renews while it
  * works and releases when done; a claim past its time is free, so a process that died holds nothing for longer than
- * its lease. The explorer's one request at a time (`explorer_lease`, peers/explorerLease.ts) and a scout's fetch
- * (`scout_lease`, prep/scoutLease.ts) are such leases.
+ * its lease. The explorer's one request at a time (`explorer_lease`) and an explorer run (`explorer_run_lease`, both
+ * peers/explorerLease.ts), and a scout's fetch (`scout_lease`, prep/scoutLease.ts) are such leases.
  */
 export interface LeaseTable {
-  table: 'explorer_lease' | 'scout_lease';
-  key: 'id' | 'scout_id';
+  table: 'explorer_lease' | 'explorer_run_lease' | 'scout_lease';
+  key: 'id' | 'run_key' | 'scout_id';
 }
 
 /** A runner's name on leases: this machine, this process, and which runner of it (`host:pid:nonce`). */
@@ -56,4 +56,23 @@ export function releaseLease(store: Store, t: LeaseTable, key: string | number, 
   } catch {
     // Busy or closed: the claim runs out by itself.
   }
+}
+
+/**
+ * Keeps `holder`'s claim on `key` renewed (every third of `ms`) while its work waits and runs; the function returned
+ * lets it go. The timer keeps no process alive.
+ */
+export function keepLease(store: Store, t: LeaseTable, key: string | number, holder: string, ms: number, gone?: (holder: string) => boolean): () => void {
+  const renew = setInterval(() => claimLease(store, t, key, holder, ms, gone), ms / 3);
+  renew.unref();
+  return () => {
+    clearInterval(renew);
+    releaseLease(store, t, key, holder);
+  };
+}
+
+/** Whether another holder, not known to have ended, holds a running claim on `key`. */
+export function heldElsewhere(store: Store, t: LeaseTable, key: string | number, holder: string, gone?: (holder: string) => boolean): boolean {
+  const other = leaseHolderOf(store, t, key);
+  return other !== null && other !== holder && !gone?.(other);
 }

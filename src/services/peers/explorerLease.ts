@@ -1,5 +1,6 @@
 import type { Store } from '../../store/db.js';
-import { claimLease, releaseLease, type LeaseTable } from '../common/index.js';
+import { claimLease, heldElsewhere, keepLease, releaseLease, type LeaseTable } from '../common/index.js';
+import { leaseProcessGone } from '../review/index.js';
 
 /**
  * One opening-explorer request at a time per store, across processes (issue 44 item 7): `serve` and `mcp` over
@@ -30,3 +31,24 @@ export async function withExplorerLease<T>(store: Store, holder: string, signal:
     releaseLease(store, EXPLORER, ONE, holder);
   }
 }
+
+/**
+ * One run of an owner's view at a time per store, across processes (issue 44 item 7): each process joins only its own
+ * runs, so two reading one owner's peers at once each started one and each charged the `scout` bucket for the same
+ * work (found by `npm run bench -- sweep`, sweepExplorer.ts). The `explorer_run_lease` row (migration 0020) names the
+ * runner of a run key: claimed when the run starts, renewed while it runs, released when it ends. Another process reads
+ * it as "being fetched" and starts nothing; a claim of a process of this machine that exited is free at once.
+ */
+const RUN: LeaseTable = { table: 'explorer_run_lease', key: 'run_key' };
+
+/** What a view being fetched by another process says. */
+export const EXPLORER_ELSEWHERE = 'Being fetched from lichess by another process on this data folder (a server, or an MCP client over stdio), one position at a time: read again for the rest.';
+
+/** Claims the run for `holder`; false while another live runner holds it. */
+export const claimRun = (store: Store, runKey: string, holder: string): boolean => claimLease(store, RUN, runKey, holder, LEASE_MS, leaseProcessGone);
+
+/** Whether another live runner holds the run now. */
+export const runElsewhere = (store: Store, runKey: string, holder: string): boolean => heldElsewhere(store, RUN, runKey, holder, leaseProcessGone);
+
+/** Keeps a claimed run's lease renewed while it runs; the function returned lets it go. */
+export const keepRun = (store: Store, runKey: string, holder: string): (() => void) => keepLease(store, RUN, runKey, holder, LEASE_MS, leaseProcessGone);

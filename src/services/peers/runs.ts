@@ -7,7 +7,7 @@ import { leaseHolder, perApp, SiteRuns, type SiteRun } from '../common/index.js'
 import { politeClient } from '../prep/index.js';
 import { LICHESS_POLITENESS } from '../sync/index.js';
 import { cachedAnswers, fetchMonth, storeAnswer, type AnswerKind } from './answers.js';
-import { withExplorerLease } from './explorerLease.js';
+import { claimRun, keepRun, runElsewhere, withExplorerLease } from './explorerLease.js';
 import { clearFailure, lastFailure, recordFailure, tokenFingerprint, type ExplorerFailure } from './failures.js';
 
 /** One answer to fetch: a position and which database. */
@@ -53,8 +53,9 @@ export class PeerRuns {
   private readonly runs: SiteRuns<PeerProgress>;
   /** Runs of this process that completed (keys start with the owner's id and a space); failures are stored (failures.ts). */
   private readonly completed = new Set<string>();
-  /** This runner's name on the store's explorer lease (explorerLease.ts). */
+  /** This runner's name on the store's explorer leases (explorerLease.ts), and how each run's claim is let go. */
   private readonly holder = leaseHolder();
+  private readonly claims = new Map<string, () => void>();
 
   constructor(
     private readonly deps: AppDeps,
@@ -100,9 +101,29 @@ export class PeerRuns {
    */
   start(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], charge = true): void {
     if (this.runs.get(runKey) || !jobs.length) return;
-    if (charge) this.deps.limiter.take('scout', userId);
+    const { store, limiter } = this.deps;
+    // Another process runs this very key (serve and mcp over stdio on one store): its run is the one, not repeated or charged.
+    if (runElsewhere(store, runKey, this.holder)) return;
+    if (charge) limiter.take('scout', userId);
+    if (!claimRun(store, runKey, this.holder)) {
+      // Another process claimed it between the look and the claim: the unit goes back.
+      if (charge) limiter.refund('scout', userId);
+      return;
+    }
+    this.claims.set(runKey, keepRun(store, runKey, this.holder));
     this.completed.delete(runKey);
-    this.runs.start(runKey, 'siteB', { done: 0, total: jobs.length, requests: 0 }, (run) => this.fetch(userId, runKey, token, jobs, run));
+    this.runs.start(runKey, 'siteB', { done: 0, total: jobs.length, requests: 0 }, async (run) => {
+      try {
+        await this.fetch(userId, runKey, token, jobs, run);
+      } finally {
+        this.letGo(runKey);
+      }
+    });
+  }
+
+  /** Whether another process is running this key now (the view reports its fetch). */
+  runningElsewhere(runKey: string): boolean {
+    return !this.runs.get(runKey) && runElsewhere(this.deps.store, runKey, this.holder);
   }
 
   async settled(runKey: string): Promise<void> {
@@ -110,8 +131,15 @@ export class PeerRuns {
   }
 
   stop(): void {
+    // Another process may take them over at once: the claims go now, before the store may close.
+    for (const runKey of [...this.claims.keys()]) this.letGo(runKey);
     this.runs.stop();
     runners.forget(this.deps.store, this);
+  }
+
+  private letGo(runKey: string): void {
+    this.claims.get(runKey)?.();
+    this.claims.delete(runKey);
   }
 
   private async fetch(userId: string, runKey: string, token: string, jobs: readonly PeerJob[], run: SiteRun<PeerProgress>): Promise<void> {

@@ -14,6 +14,7 @@ import { cachedAnswers, fetchMonth, MASTERS, type AnswerKind } from './answers.j
 import { comparePosition, findingsOf, OWNER_MIN_GAMES, PEER_MIN_GAMES, RARE_SHARE, SCORE_GAP } from './findings.js';
 import { isRatingGroup, lichessFromChesscom, ratingGroup, TIME_CLASS_SPEEDS } from './level.js';
 import { ownerPositions, PEER_MAX_POSITIONS, PEER_MIN_OWNER_GAMES, PEER_PLIES, type OwnerPosition } from './positions.js';
+import { EXPLORER_ELSEWHERE } from './explorerLease.js';
 import { failureStamp } from './failures.js';
 import { peerRuns, type PeerJob } from './runs.js';
 
@@ -154,6 +155,8 @@ function compute(ctx: PersonalCtx, colour: Colour, opts: PeersOptions, fetch: bo
   const failed = runs.failure(runKey);
   // A refused token is not offered again until it changes (the failure keeps the token's fingerprint).
   if (!running && failed?.state === 'token-refused' && runs.refusedToken(runKey, token)) return { status: { ...status, state: 'token-refused', message: failed.message }, level, compared };
+  // Another process is fetching this view: its fetch is reported (the positions it has stored are counted above).
+  if (!running && runs.runningElsewhere(runKey)) return { status: { ...status, state: 'fetching', message: EXPLORER_ELSEWHERE }, level, compared };
   // A failed run is retried once its back-off has passed (failures.ts), not at every read: until then the reason is the answer.
   const waiting = failed?.state === 'error' && ctx.clock.now().toISOString() < failed.retryAt;
   if (!running && waiting) {

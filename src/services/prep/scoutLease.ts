@@ -1,5 +1,5 @@
 import type { Store } from '../../store/db.js';
-import { claimLease, leaseHolderOf, releaseLease, type LeaseTable } from '../common/index.js';
+import { claimLease, heldElsewhere, keepLease, type LeaseTable } from '../common/index.js';
 import { leaseProcessGone } from '../review/index.js';
 
 /**
@@ -12,7 +12,6 @@ import { leaseProcessGone } from '../review/index.js';
  * (kill -9, a stdio client gone) is free at once (review's leaseProcessGone), so the next read resumes the scout.
  */
 export const SCOUT_LEASE_MS = 30_000;
-const RENEW_MS = 10_000;
 const SCOUT: LeaseTable = { table: 'scout_lease', key: 'scout_id' };
 
 /** What a scout being fetched by another process says. */
@@ -22,17 +21,7 @@ export const SCOUT_ELSEWHERE = 'Being fetched by another process on this data fo
 export const claimScout = (store: Store, scoutId: string, holder: string): boolean => claimLease(store, SCOUT, scoutId, holder, SCOUT_LEASE_MS, leaseProcessGone);
 
 /** Whether another runner, alive, holds the scout's fetch now. */
-export function fetchedElsewhere(store: Store, scoutId: string, holder: string): boolean {
-  const other = leaseHolderOf(store, SCOUT, scoutId);
-  return other !== null && other !== holder && !leaseProcessGone(other);
-}
+export const fetchedElsewhere = (store: Store, scoutId: string, holder: string): boolean => heldElsewhere(store, SCOUT, scoutId, holder, leaseProcessGone);
 
 /** Keeps a claimed scout's lease renewed while its fetch waits for the site's turn and runs; the function returned lets it go. */
-export function keepScout(store: Store, scoutId: string, holder: string): () => void {
-  const renew = setInterval(() => claimScout(store, scoutId, holder), RENEW_MS);
-  renew.unref();
-  return () => {
-    clearInterval(renew);
-    releaseLease(store, SCOUT, scoutId, holder);
-  };
-}
+export const keepScout = (store: Store, scoutId: string, holder: string): (() => void) => keepLease(store, SCOUT, scoutId, holder, SCOUT_LEASE_MS, leaseProcessGone);

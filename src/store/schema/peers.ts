@@ -63,3 +63,14 @@ export const explorerLease = sqliteTable('explorer_lease', {
   holder: text('holder').notNull(),
   expiresAt: integer('expires_at').notNull(),
 });
+
+/**
+ * Which runner fetches an explorer run (src/services/peers/runs.ts's run key: `<owner id> <colour> <ratings> <speeds>
+ * <masters>`) across processes (issue 44 item 7; migration 0020): a second process reading the same view meanwhile
+ * reports that fetch and neither starts nor charges another. Released when the run ends; a claim past its time is free.
+ */
+export const explorerRunLease = sqliteTable('explorer_run_lease', {
+  runKey: text('run_key').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});

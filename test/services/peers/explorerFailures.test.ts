@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { PeerRuns, peersView, setPeerRuns } from '../../../src/services/peers/index.js';
+import { EXPLORER_ELSEWHERE } from '../../../src/services/peers/explorerLease.js';
 import { connectSource } from '../../../src/services/sync/connections.js';
 import { EXPLORER_BODY_MAX_BYTES, EXPLORER_MOVES, OPENING_NAME_MAX } from '../../../src/sources/lichess/explorer.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
@@ -148,7 +149,8 @@ describe('one explorer request at a time per store, across processes', () => {
     server = await startFixtureServer();
     playExplorer(server);
     opened = countOpenRequests(server, 40);
-    app = makeTestApp({ env: { CFP_LICHESS_EXPLORER_URL: server.url } });
+    // Two scout fetches an hour, so a second charge would show.
+    app = makeTestApp({ env: { CFP_LICHESS_EXPLORER_URL: server.url, CFP_RATE_LIMITS: 'scout:2/3600' } });
     // A second process: its own store connection and its own app (its own site turns and runners).
     ({ deps: second, close: closeSecond } = secondProcess(app));
     runsA = new PeerRuns(app.deps, { sleep: async () => undefined });
@@ -194,5 +196,22 @@ describe('one explorer request at a time per store, across processes', () => {
     expect(explorerRequests()).toBe(3);
     expect(opened.mostOpen()).toBe(1);
     expect(peersView(p.ctx, 'black').status).toMatchObject({ state: 'ok', cached: 3 });
+  });
+
+  test('one owner read by both at once: one run, charged once; the other process reports that run and starts nothing', async () => {
+    // Found by the sweep's explorerFailures family: both processes started a run of the same view and each charged
+    // the owner's scout bucket for the same work (item 7: never twice for the same work).
+    const p = withSlav('P');
+    const key = `${p.user.id} black 1600 blitz `;
+    expect(peersView(p.ctx, 'black').status.state).toMatch(/queued|fetching/);
+    expect(peersView({ ...p.ctx, ...second, user: p.user }, 'black').status).toMatchObject({ state: 'fetching', message: EXPLORER_ELSEWHERE });
+    expect(runsB.running(key)).toBeNull();
+    await runsA.settled(key);
+    expect(explorerRequests()).toBe(3);
+    // One unit of the two spent: one more is there, then none.
+    expect(() => second.limiter.take('scout', p.user.id)).not.toThrow();
+    expect(() => second.limiter.take('scout', p.user.id)).toThrow();
+    // The run over, its claim is gone: the other process's next read reports the cached view itself.
+    expect(peersView({ ...p.ctx, ...second, user: p.user }, 'black').status).toMatchObject({ state: 'ok', cached: 3 });
   });
 });
