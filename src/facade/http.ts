@@ -156,12 +156,13 @@ export function hasBody(req: IncomingMessage): boolean {
 /**
  * A declared Content-Length over the limit is refused (true) before a byte is read, and the
  * connection is dropped rather than drained: a client that declares 10 MB and sends nothing is not
- * waited for. The answer is the `{error}` JSON every refusal carries.
+ * waited for. The answer is the `{error}` JSON every refusal carries; a route with a limit of its own
+ * (fishnet's submissions) passes it, and its message.
  */
-export function refusedOversize(req: IncomingMessage, res: ServerResponse): boolean {
+export function refusedOversize(req: IncomingMessage, res: ServerResponse, limit = JSON_BODY_LIMIT_BYTES, message = `the declared request body exceeds ${limit} bytes`): boolean {
   const declared = req.headers['content-length'];
-  if (declared === undefined || !(Number(declared) > JSON_BODY_LIMIT_BYTES)) return false;
-  refuseBeforeBody(req, res, 413, `the declared request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`);
+  if (declared === undefined || !(Number(declared) > limit)) return false;
+  refuseBeforeBody(req, res, 413, message);
   return true;
 }
 

@@ -3,7 +3,7 @@ import { FishnetQuery } from '../../schemas/fishnet.js';
 import { bearerToken, TOKEN_PATTERN } from '../auth/tokens.js';
 import { isRevokedWorkerKey, verifyWorkerKey, type WorkerKeyHolder } from '../auth/workerKeys.js';
 import type { AppDeps } from '../context.js';
-import { nestsDeeperThan, refuseBeforeBody, tooDeepMessage, verifyDepth } from '../facade/http.js';
+import { nestsDeeperThan, refuseBeforeBody, refusedOversize, tooDeepMessage, verifyDepth } from '../facade/http.js';
 import { abortWork, acquireWork, describeProtocolIssues, holdsJob, leaveWork, notHeld, queueStatus, refusalWaitSeconds, refuseUnreadable, submitAnalysis, touchKey, type WorkerCall } from '../services/workers/index.js';
 
 /**
@@ -108,7 +108,7 @@ export function fishnetRouter(deps: AppDeps): Router {
    */
   const heldFirst = (req: Request, res: Response, next: NextFunction) => {
     const id = String(req.params.id);
-    if (Number(req.headers['content-length']) > FISHNET_BODY_LIMIT_BYTES) return refuseBeforeBody(req, res, 413, oversize);
+    if (refusedOversize(req, res, FISHNET_BODY_LIMIT_BYTES, oversize)) return;
     if (holdsJob(res.locals.call as WorkerCall, id)) return next();
     refuseBeforeBody(req, res, 404, notHeld(id).error);
   };
