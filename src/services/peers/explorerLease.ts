@@ -1,5 +1,5 @@
 import type { Store } from '../../store/db.js';
-import { claimLease, heldElsewhere, keepLease, releaseLease, type LeaseTable } from '../common/index.js';
+import { claimLease, heldElsewhere, keepLease, type LeaseTable } from '../common/index.js';
 import { leaseProcessGone } from '../review/index.js';
 
 /**
@@ -10,7 +10,6 @@ import { leaseProcessGone } from '../review/index.js';
  * a claim whose time passed is free, so a process that died (kill -9) holds nothing for longer than LEASE_MS.
  */
 export const LEASE_MS = 30_000;
-const RENEW_MS = 10_000;
 const POLL_MS = 100;
 const EXPLORER: LeaseTable = { table: 'explorer_lease', key: 'id' };
 /** The single row's id: one lease for the whole store. */
@@ -22,13 +21,11 @@ export async function withExplorerLease<T>(store: Store, holder: string, signal:
     signal.throwIfAborted();
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  const renew = setInterval(() => claimLease(store, EXPLORER, ONE, holder, LEASE_MS), RENEW_MS);
-  renew.unref();
+  const letGo = keepLease(store, EXPLORER, ONE, holder, LEASE_MS);
   try {
     return await work();
   } finally {
-    clearInterval(renew);
-    releaseLease(store, EXPLORER, ONE, holder);
+    letGo();
   }
 }
 
